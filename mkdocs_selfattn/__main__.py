@@ -1,0 +1,7 @@
+"""``python -m mkdocs_selfattn`` is the command line."""
+
+import sys
+
+from mkdocs_selfattn.cli import main
+
+sys.exit(main())

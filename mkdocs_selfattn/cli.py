@@ -1,0 +1,112 @@
+"""Command line over the same core and renderers as the plugin: ``mkdocs-selfattn run CSV …``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from mkdocs_selfattn.attention import compute_document
+from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.render.jsonout import render_json
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.printout import render_printout
+from mkdocs_selfattn.render.tables import render_compare, render_tables
+from mkdocs_selfattn.table import ColumnMap, read_table
+
+
+def _pair(text: str, what: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{what} must look like KEY=VALUE, not {text!r}")
+    return key, value
+
+
+def _display(text: str) -> tuple[str, str]:
+    return _pair(text, "--display")
+
+
+def _group(text: str) -> tuple[str, list[str]]:
+    name, members = _pair(text, "--group")
+    tokens = [m for m in members.split(",") if m]
+    if not tokens:
+        raise argparse.ArgumentTypeError(f"--group {name} lists no tokens")
+    return name, tokens
+
+
+def _column(text: str) -> tuple[str, str]:
+    role, name = _pair(text, "--column")
+    if role not in ColumnMap.keys():
+        raise argparse.ArgumentTypeError(
+            f"--column role {role!r} is unknown; roles: {', '.join(ColumnMap.keys())}"
+        )
+    return role, name
+
+
+def _temperature(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--temperature needs a number, not {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mkdocs-selfattn",
+        description="Compute self-attention examples from a CSV, as the MkDocs plugin does.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="compute one document's example and print it")
+    run.add_argument("csv", help="the CSV file of candidate rows")
+    run.add_argument("--document", required=True, help="the document (memo) to compute")
+    run.add_argument(
+        "--target", action="append", dest="targets", metavar="TOKEN",
+        help="a target token to re-read (repeatable; default: every target in CSV order)",
+    )
+    run.add_argument("--vectors", help="vector columns, comma-separated (default: the rest)")
+    run.add_argument(
+        "--display", action="append", type=_display, default=[], metavar="TOKEN=LABEL",
+        help="how a token is shown (repeatable)",
+    )
+    run.add_argument(
+        "--group", action="append", type=_group, default=[], metavar="NAME=TOKEN,TOKEN",
+        help="report the summed weight of these candidates as NAME_weight (repeatable)",
+    )
+    run.add_argument(
+        "--column", action="append", type=_column, default=[], metavar="ROLE=NAME",
+        help="map a column role (document, target, candidate, role, score, …) to a CSV column",
+    )
+    run.add_argument("--temperature", type=_temperature, default=1.0, help="softmax temperature")
+    run.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        columns = ColumnMap.from_mapping(dict(args.column), source=args.csv)
+        vectors = [v for v in args.vectors.split(",") if v] if args.vectors else None
+        table = read_table(args.csv, columns=columns, vectors=vectors)
+        result = compute_document(
+            table,
+            args.document,
+            targets=args.targets,
+            groups=dict(args.group),
+            temperature=args.temperature,
+        )
+    except SelfAttnError as exc:
+        print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
+        return 1
+    labels = Labels(dict(args.display))
+    if args.format == "json":
+        text = render_json(result)
+    elif args.format == "markdown":
+        text = render_tables(result, labels) + "\n\n" + render_compare(result, labels) + "\n"
+    else:
+        text = render_printout(result, labels)
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""Domain errors: every failure a user can cause carries the place to look and what to do.
+
+The core raises these; only the adapters (plugin, extension, command line) decide how to show them,
+so a page author and a CI log both get one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+
+class SelfAttnError(Exception):
+    """Base of every error the package reports to a user."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class DataError(SelfAttnError):
+    """Bad CSV content or a request the CSV cannot answer, located in the data file."""
+
+    def __init__(
+        self, path: str, message: str, *, line: int | None = None, column: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        if self.column is not None:
+            where += f": column '{self.column}'"
+        return f"{where}: {self.message}"
+
+
+class BlockError(SelfAttnError):
+    """A problem in an example block's own text (YAML, keys, options), located on the page.
+
+    ``line`` counts from 1 at the first line of the page file, so messages can say
+    ``docs/page.md:LINE`` directly.
+    """
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class ScriptError(SelfAttnError):
+    """The example script failed, timed out, or printed something other than the core's numbers."""

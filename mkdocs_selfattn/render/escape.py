@@ -1,0 +1,50 @@
+"""Escaping CSV-derived text for each place it lands. CSV text is data, never markup.
+
+Markdown cells use numeric character references for every ASCII punctuation mark: Python-Markdown
+and the pymdown extensions (emoji ``:x:``, critic ``{++``, smarty ``--``, tables ``|``) all leave
+``&#NN;`` alone, so no extension a site enables can reinterpret a token.
+"""
+
+from __future__ import annotations
+
+import html
+import string
+
+_PUNCT = frozenset(string.punctuation)
+
+
+def md_text(text: str) -> str:
+    """Text for a markdown paragraph or table cell: shows literally, breaks no table."""
+    out: list[str] = []
+    for ch in text:
+        if ch in _PUNCT:
+            out.append(f"&#{ord(ch)};")
+        elif ch == "\n":
+            out.append("<br>")
+        elif ch in "\r\t\f\v":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def html_text(text: str) -> str:
+    """Text for HTML element content or a quoted attribute value."""
+    return html.escape(text, quote=True)
+
+
+def mermaid_label(text: str) -> str:
+    """Text for inside a double-quoted mermaid label.
+
+    Mermaid decodes ``#NN;`` entity codes after parsing, so quotes, brackets, arrows, pipes and
+    HTML cannot end the label or reach the diagram as markup.
+    """
+    out: list[str] = []
+    for ch in text:
+        if ch in _PUNCT:
+            out.append(f"#{ord(ch)};")
+        elif ch in "\r\n\t\f\v":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)

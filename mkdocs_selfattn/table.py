@@ -1,0 +1,464 @@
+"""CSV bytes → a validated, columnar table of candidate rows.
+
+Parsing is done by pyarrow's multi-threaded CSV reader (the benchmark shows the stdlib reader is the
+bottleneck). pyarrow's own errors are terse and count rows rather than lines, so whenever something
+is wrong the file is read again with the stdlib ``csv`` module, which knows physical line numbers,
+and the first problem is reported precisely. The slow reader only ever runs on the error path.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from mkdocs_selfattn.errors import DataError
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class ColumnMap:
+    """Names of the CSV columns the core needs, so a course may call ``document_id`` ``memo``."""
+
+    document: str = "document_id"
+    target: str = "target_token"
+    candidate: str = "candidate_token"
+    role: str = "candidate_role"
+    score: str = "score"
+    target_index: str = "target_index"
+    candidate_index: str = "candidate_index"
+
+    @classmethod
+    def keys(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, str], *, source: str) -> ColumnMap:
+        """Build from user options, refusing keys the core does not know."""
+        unknown = sorted(set(mapping) - set(cls.keys()))
+        if unknown:
+            raise DataError(
+                source,
+                f"unknown column role(s) {', '.join(unknown)} in the column mapping; "
+                f"the roles are {', '.join(cls.keys())}",
+            )
+        return replace(cls(), **{k: str(v) for k, v in mapping.items()})
+
+    @property
+    def text_columns(self) -> tuple[str, str, str, str]:
+        return (self.document, self.target, self.candidate, self.role)
+
+    @property
+    def index_columns(self) -> tuple[str, str]:
+        return (self.target_index, self.candidate_index)
+
+
+@dataclass(frozen=True, eq=False)
+class CandidateTable:
+    """One CSV file, validated: every score and vector value finite, every required column present.
+
+    Text columns are dictionary-encoded (``*_codes`` index into the tuple of distinct values in
+    first-appearance order) so grouping a million rows stays a numpy operation.
+    """
+
+    source: str
+    columns: ColumnMap
+    vector_columns: tuple[str, ...]
+    documents: tuple[str, ...]
+    document_codes: IntArray
+    targets: tuple[str, ...]
+    target_codes: IntArray
+    candidates: tuple[str, ...]
+    candidate_codes: IntArray
+    roles: tuple[str, ...]
+    role_codes: IntArray
+    scores: FloatArray
+    vectors: FloatArray
+    target_index: IntArray | None = None
+    candidate_index: IntArray | None = None
+    row_numbers: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """Row position in the file (0 = first data row), kept through subsetting for messages."""
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.scores.shape[0])
+
+    def subset(self, mask: npt.NDArray[np.bool_]) -> CandidateTable:
+        """Rows where ``mask`` holds; category tuples are kept so codes stay valid."""
+        return replace(
+            self,
+            document_codes=self.document_codes[mask],
+            target_codes=self.target_codes[mask],
+            candidate_codes=self.candidate_codes[mask],
+            role_codes=self.role_codes[mask],
+            scores=self.scores[mask],
+            vectors=self.vectors[mask],
+            target_index=None if self.target_index is None else self.target_index[mask],
+            candidate_index=None if self.candidate_index is None else self.candidate_index[mask],
+            row_numbers=self.row_numbers[mask],
+        )
+
+
+def read_table(
+    path: str,
+    *,
+    columns: ColumnMap | None = None,
+    vectors: Sequence[str] | None = None,
+    display_path: str | None = None,
+) -> CandidateTable:
+    """Read and validate a CSV file; ``display_path`` is how messages name it."""
+    name = display_path or path
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise DataError(name, "file not found; check the path") from None
+    except IsADirectoryError:
+        raise DataError(name, "is a folder, not a CSV file") from None
+    except OSError as exc:
+        raise DataError(name, f"cannot be read ({exc.strerror or exc})") from None
+    return parse_table(data, source=name, columns=columns, vectors=vectors)
+
+
+def parse_table(
+    data: bytes,
+    *,
+    source: str,
+    columns: ColumnMap | None = None,
+    vectors: Sequence[str] | None = None,
+) -> CandidateTable:
+    """Validate CSV bytes into a :class:`CandidateTable` or raise one precise :class:`DataError`."""
+    cols = columns or ColumnMap()
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    if not data.strip():
+        raise DataError(source, "the file is empty; it needs a header line and data rows", line=1)
+    header = _read_header(data, source)
+    vector_columns = _vector_columns(header, cols, vectors, source)
+    has_index = _index_columns_present(header, cols, source)
+
+    arrow = _parse_with_arrow(data, header, cols, vector_columns, has_index, source)
+    n_rows = arrow.num_rows
+    if n_rows == 0:
+        raise DataError(source, "the file has a header but no data rows", line=2)
+
+    scores = _float_column(arrow, cols.score)
+    vector_values = np.empty((n_rows, len(vector_columns)), dtype=np.float64)
+    for j, name in enumerate(vector_columns):
+        vector_values[:, j] = _float_column(arrow, name)
+    if not (np.isfinite(scores).all() and np.isfinite(vector_values).all()):
+        _raise_diagnosis(data, header, cols, vector_columns, has_index, source)
+
+    encoded: dict[str, tuple[tuple[str, ...], IntArray]] = {}
+    for name in cols.text_columns:
+        values, codes = _encode(arrow.column(name))
+        if "" in values:
+            _raise_diagnosis(data, header, cols, vector_columns, has_index, source)
+        encoded[name] = (values, codes)
+
+    target_index = candidate_index = None
+    if has_index:
+        target_index = _int_column(arrow, cols.target_index)
+        candidate_index = _int_column(arrow, cols.candidate_index)
+        if target_index is None or candidate_index is None:
+            _raise_diagnosis(data, header, cols, vector_columns, has_index, source)
+
+    return CandidateTable(
+        source=source,
+        columns=cols,
+        vector_columns=vector_columns,
+        documents=encoded[cols.document][0],
+        document_codes=encoded[cols.document][1],
+        targets=encoded[cols.target][0],
+        target_codes=encoded[cols.target][1],
+        candidates=encoded[cols.candidate][0],
+        candidate_codes=encoded[cols.candidate][1],
+        roles=encoded[cols.role][0],
+        role_codes=encoded[cols.role][1],
+        scores=scores,
+        vectors=vector_values,
+        target_index=target_index,
+        candidate_index=candidate_index,
+        row_numbers=np.arange(n_rows, dtype=np.int64),
+    )
+
+
+def _read_header(data: bytes, source: str) -> list[str]:
+    first = _first_record_text(data, source)
+    try:
+        header = next(csv.reader(io.StringIO(first)))
+    except (csv.Error, StopIteration):
+        raise DataError(source, "the header line is not valid CSV", line=1) from None
+    names = [h.strip() for h in header]
+    seen: set[str] = set()
+    for position, name in enumerate(names, start=1):
+        if not name:
+            raise DataError(
+                source, f"header field {position} is empty; give every column a name", line=1
+            )
+        if name in seen:
+            raise DataError(
+                source, f"column '{name}' appears twice in the header; rename one", line=1
+            )
+        seen.add(name)
+    return names
+
+
+def _first_record_text(data: bytes, source: str) -> str:
+    """The header's text; headers rarely hold quoted newlines, but allow them."""
+    end = data.find(b"\n")
+    chunk = data if end < 0 else data[: end + 1]
+    while chunk.count(b'"') % 2 == 1 and len(chunk) < len(data):
+        nxt = data.find(b"\n", len(chunk))
+        chunk = data if nxt < 0 else data[: nxt + 1]
+    try:
+        return chunk.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(
+            source,
+            f"byte {exc.start + 1} of the header is not UTF-8; save the file as UTF-8",
+            line=1,
+        ) from None
+
+
+def _vector_columns(
+    header: list[str], cols: ColumnMap, vectors: Sequence[str] | None, source: str
+) -> tuple[str, ...]:
+    required = [*cols.text_columns, cols.score]
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise DataError(
+            source,
+            f"missing column(s) {', '.join(repr(m) for m in missing)}; the header has "
+            f"{', '.join(header)} (map other names with the 'columns' option)",
+            line=1,
+        )
+    if vectors is not None:
+        chosen = tuple(vectors)
+        unknown = [v for v in chosen if v not in header]
+        if unknown:
+            raise DataError(
+                source,
+                f"vector column(s) {', '.join(repr(u) for u in unknown)} not in the header; "
+                f"the header has {', '.join(header)}",
+                line=1,
+            )
+        if not chosen:
+            raise DataError(source, "the list of vector columns is empty; name at least one")
+        return chosen
+    reserved = {*required, *cols.index_columns}
+    chosen = tuple(h for h in header if h not in reserved)
+    if not chosen:
+        raise DataError(
+            source,
+            "no vector columns: every column besides "
+            f"{', '.join(required)} is a vector dimension, and there is none",
+            line=1,
+        )
+    return chosen
+
+
+def _index_columns_present(header: list[str], cols: ColumnMap, source: str) -> bool:
+    present = [c in header for c in cols.index_columns]
+    if any(present) and not all(present):
+        have, lack = (
+            (cols.target_index, cols.candidate_index)
+            if present[0]
+            else (cols.candidate_index, cols.target_index)
+        )
+        raise DataError(
+            source, f"column '{have}' needs its partner column '{lack}'; add it or drop both",
+            line=1,
+        )
+    return all(present)
+
+
+def _parse_with_arrow(
+    data: bytes,
+    header: list[str],
+    cols: ColumnMap,
+    vector_columns: tuple[str, ...],
+    has_index: bool,
+    source: str,
+) -> Any:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    types: dict[str, Any] = {name: pa.string() for name in cols.text_columns}
+    types[cols.score] = pa.float64()
+    for name in vector_columns:
+        types[name] = pa.float64()
+    if has_index:
+        types[cols.target_index] = pa.int64()
+        types[cols.candidate_index] = pa.int64()
+    wanted = list(dict.fromkeys([*cols.text_columns, cols.score, *vector_columns]))
+    if has_index:
+        wanted += list(cols.index_columns)
+    read = pacsv.ReadOptions(column_names=header, skip_rows=1, use_threads=True)
+    parse = pacsv.ParseOptions(newlines_in_values=b'"' in data)
+    convert = pacsv.ConvertOptions(
+        column_types=types,
+        include_columns=wanted,
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    try:
+        return pacsv.read_csv(
+            pa.py_buffer(data), read_options=read, parse_options=parse, convert_options=convert
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        _raise_diagnosis(data, header, cols, vector_columns, has_index, source)
+
+
+def _float_column(arrow: Any, name: str) -> FloatArray:
+    column = arrow.column(name)
+    if column.null_count:
+        return np.full(arrow.num_rows, np.nan)
+    return np.ascontiguousarray(column.to_numpy(), dtype=np.float64)
+
+
+def _int_column(arrow: Any, name: str) -> IntArray | None:
+    column = arrow.column(name)
+    if column.null_count:
+        return None
+    return np.ascontiguousarray(column.to_numpy(), dtype=np.int64)
+
+
+def _encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
+    """Dictionary-encode; Arrow assigns codes in first-appearance order, which the core relies on."""
+    encoded = column.combine_chunks().dictionary_encode()
+    values = tuple(str(v) for v in encoded.dictionary.to_pylist())
+    codes = np.ascontiguousarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+    return values, codes
+
+
+def _raise_diagnosis(
+    data: bytes,
+    header: list[str],
+    cols: ColumnMap,
+    vector_columns: tuple[str, ...],
+    has_index: bool,
+    source: str,
+) -> Any:
+    """Re-read with the stdlib reader to name the first bad line; always raises."""
+    error = diagnose(data, header, cols, vector_columns, has_index, source)
+    raise error
+
+
+def diagnose(
+    data: bytes,
+    header: list[str],
+    cols: ColumnMap,
+    vector_columns: Iterable[str],
+    has_index: bool,
+    source: str,
+) -> DataError:
+    """The first problem in the file as a located error (the slow, exact reader)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return DataError(
+            source,
+            f"byte {column} of this line is not UTF-8 (0x{data[exc.start]:02x}); "
+            "save the file as UTF-8",
+            line=line,
+        )
+    positions = {name: i for i, name in enumerate(header)}
+    numeric = [cols.score, *vector_columns]
+    integers = list(cols.index_columns) if has_index else []
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    previous_end = 0
+    try:
+        for record in reader:
+            start = previous_end + 1
+            previous_end = reader.line_num
+            if start == 1 or not record:
+                continue
+            if len(record) != len(header):
+                return DataError(
+                    source,
+                    f"this row has {len(record)} fields but the header has {len(header)}; "
+                    "check for a missing or extra comma (quote values that contain commas)",
+                    line=start,
+                )
+            for name in cols.text_columns:
+                if record[positions[name]] == "":
+                    return DataError(
+                        source, "the value is empty; every row needs it", line=start, column=name
+                    )
+            for name in numeric:
+                problem = _float_problem(record[positions[name]])
+                if problem:
+                    return DataError(source, problem, line=start, column=name)
+            for name in integers:
+                value = record[positions[name]].strip()
+                try:
+                    int(value)
+                except ValueError:
+                    return DataError(
+                        source,
+                        f"{value!r} is not a whole number; write a token position such as 3",
+                        line=start,
+                        column=name,
+                    )
+    except csv.Error as exc:
+        return DataError(
+            source, f"malformed CSV ({exc}); check the quotes on this line", line=reader.line_num
+        )
+    return DataError(source, "the file could not be parsed as CSV; check its quoting and commas")
+
+
+def _float_problem(raw: str) -> str | None:
+    value = raw.strip()
+    if value == "":
+        return "the value is empty; write a number"
+    try:
+        number = float(value)
+    except ValueError:
+        return f"{value!r} is not a number; write a decimal number such as 1.25"
+    if not math.isfinite(number):
+        return f"{value!r} is not a finite number; write a real value"
+    return None
+
+
+def row_line(data: bytes, row_number: int) -> int:
+    """Physical line where data row ``row_number`` (0-based) starts, honouring quoted newlines."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    if b'"' not in data:
+        return _count_nonblank_lines(data, row_number)
+    reader = csv.reader(io.StringIO(data.decode("utf-8", "replace"), newline=""))
+    previous_end = 0
+    seen = -1
+    for record in reader:
+        start = previous_end + 1
+        previous_end = reader.line_num
+        if not record:
+            continue
+        if seen == row_number:
+            return start
+        seen += 1
+    return previous_end
+
+
+def _count_nonblank_lines(data: bytes, row_number: int) -> int:
+    seen = -1
+    for line_number, line in enumerate(data.split(b"\n"), start=1):
+        if not line.strip(b"\r"):
+            continue
+        if seen == row_number:
+            return line_number
+        seen += 1
+    return data.count(b"\n") + 1
