@@ -11,13 +11,16 @@ import html
 import string
 
 _PUNCT = frozenset(string.punctuation)
+# Marks no markdown or pymdown inline syntax starts with in running text; kept readable.
+_MD_PUNCT = _PUNCT - set(".,;/?%")
+_MERMAID_PUNCT = _PUNCT - set(".,:/?%!+=_-@")
 
 
 def md_text(text: str) -> str:
     """Text for a markdown paragraph or table cell: shows literally, breaks no table."""
     out: list[str] = []
     for ch in text:
-        if ch in _PUNCT:
+        if ch in _MD_PUNCT:
             out.append(f"&#{ord(ch)};")
         elif ch == "\n":
             out.append("<br>")
@@ -41,7 +44,7 @@ def mermaid_label(text: str) -> str:
     """
     out: list[str] = []
     for ch in text:
-        if ch in _PUNCT:
+        if ch in _MERMAID_PUNCT:
             out.append(f"#{ord(ch)};")
         elif ch in "\r\n\t\f\v":
             out.append(" ")

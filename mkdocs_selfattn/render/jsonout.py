@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mkdocs_selfattn.attention import DocumentResult
+from mkdocs_selfattn.attention import (
+    CandidateResult,
+    DocumentResult,
+    TargetResult,
+)
 
 
 def result_to_dict(result: DocumentResult) -> dict[str, Any]:
@@ -34,6 +38,7 @@ def result_to_dict(result: DocumentResult) -> dict[str, Any]:
                 "representation": list(t.representation),
                 "shift": list(t.shift),
                 "top": t.top,
+                "top_index": t.top_index,
                 "groups": dict(t.groups),
             }
             for t in result.targets
@@ -43,3 +48,39 @@ def result_to_dict(result: DocumentResult) -> dict[str, Any]:
 
 def render_json(result: DocumentResult) -> str:
     return json.dumps(result_to_dict(result), ensure_ascii=False, indent=2) + "\n"
+
+
+def result_from_dict(data: dict[str, Any]) -> DocumentResult:
+    """Inverse of :func:`result_to_dict`, so cached results need neither pyarrow nor numpy."""
+    return DocumentResult(
+        source=str(data.get("source", "")),
+        csv_rows=int(data["csv_rows"]),
+        document=str(data["document"]),
+        document_rows=int(data["document_rows"]),
+        vector_columns=tuple(data["vector_columns"]),
+        baseline=tuple(float(v) for v in data["baseline"]),
+        temperature=float(data["temperature"]),
+        targets=tuple(
+            TargetResult(
+                target=t["target"],
+                target_index=t["target_index"],
+                candidates=tuple(
+                    CandidateResult(
+                        token=c["token"],
+                        index=c["index"],
+                        role=c["role"],
+                        score=float(c["score"]),
+                        weight=float(c["weight"]),
+                        vector=tuple(float(v) for v in c["vector"]),
+                    )
+                    for c in t["candidates"]
+                ),
+                representation=tuple(float(v) for v in t["representation"]),
+                shift=tuple(float(v) for v in t["shift"]),
+                top=t["top"],
+                top_index=t.get("top_index"),
+                groups=tuple((str(k), float(v)) for k, v in t["groups"].items()),
+            )
+            for t in data["targets"]
+        ),
+    )

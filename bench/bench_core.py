@@ -1,0 +1,225 @@
+"""Benchmark the core against the chapter's plain-Python way and against parsing alone.
+
+    python bench/bench_core.py              # 1,000,000 rows (generated on first use)
+    python bench/bench_core.py --rows 100000 --repeat 5
+
+Three measurements, each repeated in a fresh interpreter so that every peak RSS belongs to one
+measurement and no run warms a cache for the next:
+
+(a) ``stdlib``: csv.DictReader + math, every group's softmax, representation, baseline, shift and
+    top computed the way the chapter's script does it, only for every group instead of one;
+(b) ``parse``:  pyarrow reading the file exactly as ``table.py`` does (its own functions, so the
+    options can never drift apart) and nothing else;
+(c) ``core``:   ``read_table`` + ``compute`` for every group: validation, encoding and all numbers.
+
+Times are taken inside the child around the work only (imports are done before the clock starts,
+for all three alike); "process" is the whole child's wall time including interpreter start-up.
+Peak RSS comes from ``os.wait4`` on each child, so it is the child's own high-water mark.
+The targets: a/c >= 4 (the core is worth having), c/b <= 1.5 (the core adds at most half of what
+parsing costs), and core peak RSS < 600 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS, CANDIDATES = 10, 100
+KINDS = ("stdlib", "parse", "core")
+LABELS = {
+    "stdlib": "(a) stdlib csv + math",
+    "parse": "(b) pyarrow parse only",
+    "core": "(c) read_table + compute",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# The three workloads (run in the child). Each returns a checksum so the parent can check that
+# (a) and (c) computed the same numbers, i.e. that the comparison is fair.
+
+
+def run_stdlib(path: str) -> float:
+    import csv
+    import math
+
+    required = ("document_id", "target_token", "candidate_token", "candidate_role", "score")
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        header = list(reader.fieldnames or [])
+        rows = list(reader)
+    vector_columns = [c for c in header if c not in required]
+
+    groups: dict[tuple[str, str], list[dict[str, str]]] = {}
+    first_vectors: dict[str, dict[str, list[float]]] = {}
+    for row in rows:
+        document = row["document_id"]
+        groups.setdefault((document, row["target_token"]), []).append(row)
+        seen = first_vectors.setdefault(document, {})
+        if row["candidate_token"] not in seen:
+            seen[row["candidate_token"]] = [float(row[c]) for c in vector_columns]
+    baselines = {
+        document: [sum(v[j] for v in vectors.values()) / len(vectors) for j in range(len(vector_columns))]
+        for document, vectors in first_vectors.items()
+    }
+
+    results = []
+    for (document, target), members in groups.items():
+        scores = [float(r["score"]) for r in members]
+        largest = max(scores)
+        exps = [math.exp(s - largest) for s in scores]
+        total = sum(exps)
+        weights = [e / total for e in exps]
+        vectors = [[float(r[c]) for c in vector_columns] for r in members]
+        representation = [
+            sum(w * v[j] for w, v in zip(weights, vectors, strict=True))
+            for j in range(len(vector_columns))
+        ]
+        shift = [r - b for r, b in zip(representation, baselines[document], strict=True)]
+        top = members[max(range(len(weights)), key=weights.__getitem__)]["candidate_token"]
+        results.append((document, target, weights, representation, shift, top))
+    return sum(sum(result[3]) for result in results)
+
+
+def run_parse(path: str) -> float:
+    from mkdocs_selfattn import table as core_table
+
+    with open(path, "rb") as handle:
+        data = handle.read()
+    cols = core_table.ColumnMap()
+    header = core_table._read_header(data, path)
+    vector_columns = core_table._vector_columns(header, cols, None, path)
+    has_index = core_table._index_columns_present(header, cols, path)
+    arrow = core_table._parse_with_arrow(data, header, cols, vector_columns, has_index, path)
+    return float(arrow.num_rows)
+
+
+def run_core(path: str) -> float:
+    from mkdocs_selfattn.attention import compute
+    from mkdocs_selfattn.table import read_table
+
+    results = compute(read_table(path))
+    return float(results.representation.sum())
+
+
+WORKERS = {"stdlib": run_stdlib, "parse": run_parse, "core": run_core}
+
+
+def child(kind: str, path: str) -> None:
+    # Load every module before the clock starts, for all kinds alike.
+    import csv  # noqa: F401
+    import math  # noqa: F401
+
+    import numpy  # noqa: F401
+    import pyarrow  # noqa: F401
+    import pyarrow.csv  # noqa: F401
+
+    import mkdocs_selfattn.attention
+    import mkdocs_selfattn.table  # noqa: F401
+
+    start = time.perf_counter()
+    checksum = WORKERS[kind](path)
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "checksum": checksum}))
+
+
+# ---------------------------------------------------------------------------------------------
+# The parent: generate, measure, report.
+
+
+def measure(kind: str, path: Path) -> dict[str, Any]:
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--child", kind, str(path)],
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise SystemExit(f"{kind} run failed with exit code {proc.returncode}")
+    report: dict[str, Any] = json.loads(out)
+    report["process"] = wall
+    report["peak_mb"] = usage.ru_maxrss / 1024  # Linux reports kilobytes
+    return report
+
+
+def ensure_file(rows: int) -> Path:
+    spec = importlib.util.spec_from_file_location("generate_large", ROOT / "data" / "generate_large.py")
+    assert spec is not None and spec.loader is not None
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    documents = max(1, round(rows / (TARGETS * CANDIDATES)))
+    path: Path = generator.default_path(documents, TARGETS, CANDIDATES)
+    if not path.exists():
+        print(f"generating {path.relative_to(ROOT)} …", flush=True)
+        generator.generate(path, documents=documents, targets=TARGETS, candidates=CANDIDATES)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Benchmark the mkdocs-selfattn core.")
+    parser.add_argument("--rows", type=int, default=1_000_000, help="rows (multiple of 1,000)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (>= 3)")
+    parser.add_argument("--child", nargs=2, metavar=("KIND", "CSV"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(*args.child)
+        return 0
+    if args.repeat < 3:
+        parser.error("--repeat must be at least 3 (the report shows medians)")
+
+    path = ensure_file(args.rows)
+    size_mb = path.stat().st_size / 1e6
+    print(f"file: {path.relative_to(ROOT)} ({size_mb:.1f} MB), {args.repeat} runs each, "
+          f"{os.cpu_count()} CPUs")
+    runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+    # Interleave the kinds so a slow spell of the machine does not land on one kind only.
+    for _ in range(args.repeat):
+        for kind in KINDS:
+            runs[kind].append(measure(kind, path))
+
+    def median(kind: str, key: str) -> float:
+        return statistics.median(r[key] for r in runs[kind])
+
+    print()
+    print(f"{'measurement':<28} {'median s':>9} {'min s':>7} {'max s':>7} {'process s':>9} "
+          f"{'peak RSS MB':>11}")
+    for kind in KINDS:
+        seconds = [r["seconds"] for r in runs[kind]]
+        print(f"{LABELS[kind]:<28} {median(kind, 'seconds'):>9.3f} {min(seconds):>7.3f} "
+              f"{max(seconds):>7.3f} {median(kind, 'process'):>9.3f} "
+              f"{max(r['peak_mb'] for r in runs[kind]):>11.0f}")
+
+    a, b, c = (median(kind, "seconds") for kind in KINDS)
+    core_peak = max(r["peak_mb"] for r in runs["core"])
+    checks = [
+        ("a/c (stdlib / core)", a / c, ">= 4", a / c >= 4),
+        ("c/b (core / parse)", c / b, "<= 1.5", c / b <= 1.5),
+        ("core peak RSS MB", core_peak, "< 600", core_peak < 600),
+    ]
+    print()
+    for name, value, target, ok in checks:
+        print(f"{name:<28} {value:>9.2f}   target {target:<7} {'ok' if ok else 'MISSED'}")
+
+    stdlib_sum = runs["stdlib"][0]["checksum"]
+    core_sum = runs["core"][0]["checksum"]
+    agree = abs(stdlib_sum - core_sum) <= 1e-9 * max(1.0, abs(stdlib_sum))
+    print(f"{'checksum (a) vs (c)':<28} {'agree' if agree else 'DIFFER'} "
+          f"({stdlib_sum!r} vs {core_sum!r})")
+    return 0 if agree and all(ok for *_, ok in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""Content-addressed cache: in memory across ``mkdocs serve`` rebuilds, and on disk between builds.
+
+Keys are hashes of everything that can change an answer (CSV bytes, options, script bytes, package
+and matplotlib versions), so an entry is never stale, only unused. Entries are written to a temporary
+file and renamed into place, and carry a checksum: a truncated, corrupted or foreign file is treated
+as a miss and recomputed, never trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+
+
+def content_key(*parts: Any) -> str:
+    """A stable hash of JSON-able parts (bytes are hashed first, so large CSVs stay cheap)."""
+    digest = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, bytes | bytearray):
+            digest.update(b"b" + hashlib.sha256(part).digest())
+        else:
+            digest.update(b"j" + json.dumps(part, ensure_ascii=False).encode())
+    return digest.hexdigest()
+
+
+class Cache:
+    """Memory + optional disk. ``problem`` reports, once, that the disk cannot be used."""
+
+    def __init__(self, folder: Path | None, problem: Callable[[str], None] | None = None) -> None:
+        self.folder = folder
+        self.memory: dict[str, Any] = {}
+        self._problem = problem
+        self._disk_ok = folder is not None
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, kind: str, key: str) -> Any | None:
+        name = f"{kind}-{key}"
+        if name in self.memory:
+            self.hits += 1
+            return self.memory[name]
+        value = self._read(name)
+        if value is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self.memory[name] = value
+        return value
+
+    def put(self, kind: str, key: str, value: Any) -> None:
+        name = f"{kind}-{key}"
+        self.memory[name] = value
+        self._write(name, value)
+
+    def _path(self, name: str) -> Path:
+        assert self.folder is not None  # noqa: S101 - only called when a folder is set
+        kind, _, key = name.partition("-")
+        return self.folder / kind / key[:2] / f"{key}.json"
+
+    def _read(self, name: str) -> Any | None:
+        if not self._disk_ok:
+            return None
+        try:
+            raw = self._path(name).read_bytes()
+            entry = json.loads(raw)
+            payload = entry["payload"]
+            body = json.dumps(payload, ensure_ascii=False).encode()
+            if (
+                entry.get("format") != FORMAT
+                or entry.get("name") != name
+                or entry.get("sha256") != hashlib.sha256(body).hexdigest()
+            ):
+                return None
+            return payload
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def _write(self, name: str, value: Any) -> None:
+        if not self._disk_ok:
+            return
+        body = json.dumps(value, ensure_ascii=False).encode()
+        entry = {
+            "format": FORMAT,
+            "name": name,
+            "sha256": hashlib.sha256(body).hexdigest(),
+            "payload": value,
+        }
+        path = self._path(name)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(json.dumps(entry, ensure_ascii=False).encode())
+                os.replace(tmp, path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError as exc:
+            self._disk_ok = False
+            if self._problem is not None:
+                self._problem(
+                    f"cache folder {self.folder} is not writable ({exc.strerror or exc}); "
+                    "building without the disk cache"
+                )

@@ -1,0 +1,216 @@
+"""One page's markdown in, the same markdown with every block and inline value filled in out.
+
+Both adapters call :func:`expand_page`; they differ only in how raw HTML is kept away from markdown
+(``store``: the plugin swaps placeholder tokens after rendering, the extension uses Python-Markdown's
+own HTML stash) and in how problems are reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mkdocs_selfattn.blocks import (
+    BlockSpec,
+    InlineValue,
+    find_blocks,
+    find_inline_values,
+    parse_block,
+)
+from mkdocs_selfattn.errors import BlockError, SelfAttnError
+from mkdocs_selfattn.example import Example, Pipeline, Resolver, error_html
+from mkdocs_selfattn.render.escape import md_text
+from mkdocs_selfattn.render.labels import format_value, py_list
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A failure on the page: ``line`` is the page line of the block or inline value."""
+
+    line: int | None
+    message: str
+
+
+@dataclass
+class ExpandedPage:
+    markdown: str
+    problems: list[Problem] = field(default_factory=list)
+    files: set[Path] = field(default_factory=set)
+    examples: dict[str, Example] = field(default_factory=dict)
+
+
+def expand_page(
+    text: str, *, pipeline: Pipeline, resolver: Resolver, store: Callable[[str], str]
+) -> ExpandedPage:
+    """Replace blocks and inline values; a broken one becomes a visible error, the rest renders."""
+    out = ExpandedPage(markdown=text)
+    blocks = find_blocks(text)
+    parsed: list[BlockSpec | BlockError] = []
+    for raw in blocks:
+        try:
+            parsed.append(parse_block(raw))
+        except BlockError as exc:
+            parsed.append(exc)
+    defined_at = {
+        spec.example.id: spec.line
+        for spec in parsed
+        if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id
+    }
+
+    rendered: list[list[tuple[str, str]]] = []
+    for raw, spec in zip(blocks, parsed, strict=True):
+        try:
+            if isinstance(spec, BlockError):
+                raise spec
+            pieces = _render_block(spec, out, defined_at, pipeline, resolver)
+        except SelfAttnError as exc:
+            line = exc.line if isinstance(exc, BlockError) and exc.line else raw.start
+            out.problems.append(Problem(line, str(exc)))
+            pieces = [("html", error_html(str(exc)))]
+        for message in pipeline.warnings:
+            out.problems.append(Problem(raw.start, message))
+        pipeline.warnings.clear()
+        rendered.append(pieces)
+
+    lines = _fill_inline_values(text, out, store).split("\n")
+    for raw, pieces in reversed(list(zip(blocks, rendered, strict=True))):
+        body: list[str] = []
+        for kind, content in pieces:
+            chunk = store(content) if kind == "html" else content
+            body += ["", *chunk.split("\n"), ""]
+        indented = [raw.indent + line if line else "" for line in body]
+        lines[raw.start - 1 : raw.end] = indented
+    out.markdown = "\n".join(lines)
+    return out
+
+
+def _render_block(
+    spec: BlockSpec,
+    out: ExpandedPage,
+    defined_at: dict[str, int],
+    pipeline: Pipeline,
+    resolver: Resolver,
+) -> list[tuple[str, str]]:
+    if spec.use is not None:
+        example = out.examples.get(spec.use)
+        if example is None:
+            if spec.use in defined_at and defined_at[spec.use] > spec.line:
+                raise BlockError(
+                    f"'use: {spec.use}' comes before the block that defines it (line "
+                    f"{defined_at[spec.use]}); move this block below it",
+                    line=spec.line,
+                )
+            known = ", ".join(sorted(out.examples)) or "none yet"
+            raise BlockError(
+                f"'use: {spec.use}' names no example defined above; ids on this page: {known}",
+                line=spec.line,
+            )
+        return pipeline.views(example, spec.view)
+    assert spec.example is not None  # noqa: S101 - parse_block guarantees one of use/example
+    example_id = spec.example.id
+    if example_id is not None and example_id in out.examples:
+        raise BlockError(
+            f"id '{example_id}' is already used by a block above; give each example its own id",
+            line=spec.example.line_of("id"),
+        )
+    example = pipeline.load(spec.example, resolver)
+    out.files.add(example.csv.path)
+    if example.script is not None:
+        out.files.add(example.script.path)
+    if example_id is not None:
+        out.examples[example_id] = example
+    return pipeline.views(example, spec.view)
+
+
+def _fill_inline_values(text: str, out: ExpandedPage, store: Callable[[str], str]) -> str:
+    found = find_inline_values(text)
+    pieces: list[str] = []
+    position = 0
+    for item in sorted(
+        (f for f in found if isinstance(f, InlineValue)), key=lambda f: f.start
+    ):
+        pieces.append(text[position : item.start])
+        try:
+            pieces.append(inline_value(item, out.examples))
+        except BlockError as exc:
+            out.problems.append(Problem(exc.line, str(exc)))
+            pieces.append(store(_inline_error_html(str(exc))))
+        position = item.end
+    pieces.append(text[position:])
+    for item in found:
+        if isinstance(item, BlockError):
+            out.problems.append(Problem(item.line, str(item)))
+    return "".join(pieces)
+
+
+def _inline_error_html(message: str) -> str:
+    from mkdocs_selfattn.render.escape import html_text
+
+    return f'<span class="selfattn-error" title="{html_text(message)}">⚠ selfattn error</span>'
+
+
+def inline_value(item: InlineValue, examples: dict[str, Example]) -> str:
+    """The markdown text of one inline value, with display labels for tokens."""
+    example = examples.get(item.example_id)
+    where = f"inline value '{item.example_id} {item.quantity}'"
+    if example is None:
+        known = ", ".join(sorted(examples)) or "none"
+        raise BlockError(
+            f"{where}: no example with id '{item.example_id}' on this page; ids: {known}",
+            line=item.line,
+        )
+    result, labels = example.result, example.labels
+
+    def target(token: str):  # type: ignore[no-untyped-def]
+        for t in result.targets:
+            if token in (t.target, labels(t.target)):
+                return t
+        shown = ", ".join(t.target for t in result.targets)
+        raise BlockError(f"{where}: target '{token}' is not shown; targets: {shown}", line=item.line)
+
+    def column(name: str) -> int:
+        if name in result.vector_columns:
+            return result.vector_columns.index(name)
+        raise BlockError(
+            f"{where}: '{name}' is not a vector column; columns: "
+            + ", ".join(result.vector_columns),
+            line=item.line,
+        )
+
+    q, args, spec = item.quantity, item.args, item.spec
+    if q in ("weight", "score"):
+        tgt = target(args[0])
+        matches = [c for c in tgt.candidates if args[1] in (c.token, labels(c.token))]
+        if not matches:
+            raise BlockError(
+                f"{where}: '{args[1]}' is not a candidate of target '{tgt.target}'; candidates: "
+                + ", ".join(c.token for c in tgt.candidates),
+                line=item.line,
+            )
+        value = sum(c.weight for c in matches) if q == "weight" else matches[0].score
+        return format_value(value, spec)
+    if q == "top":
+        return md_text(labels(target(args[0]).top))
+    if q == "group":
+        groups = dict(target(args[0]).groups)
+        if args[1] not in groups:
+            raise BlockError(
+                f"{where}: no group '{args[1]}'; groups: {', '.join(groups) or 'none'}",
+                line=item.line,
+            )
+        return format_value(groups[args[1]], spec)
+    if q in ("representation", "shift", "baseline"):
+        if q == "baseline":
+            vector, rest = result.baseline, args
+        else:
+            tgt = target(args[0])
+            vector, rest = (tgt.representation if q == "representation" else tgt.shift), args[1:]
+        if rest:
+            return format_value(vector[column(rest[0])], spec)
+        if spec is None:
+            return md_text(py_list(vector))
+        return md_text("[" + ", ".join(format_value(v, spec) for v in vector) + "]")
+    if q == "csv_rows":
+        return str(result.csv_rows)
+    return str(result.document_rows)

@@ -1,0 +1,284 @@
+"""MkDocs adapter: configuration, build events, file watching and the error policy.
+
+All computing and rendering happens in the shared pipeline; this module only connects it to MkDocs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
+
+from mkdocs_selfattn.cache import Cache
+from mkdocs_selfattn.example import Pipeline, ResolvedFile, Settings
+from mkdocs_selfattn.page import expand_page
+from mkdocs_selfattn.paths import resolve_path
+from mkdocs_selfattn.render.chart import DEFAULT_COLORS, DEFAULT_FONTS, ChartStyle
+
+# Not get_plugin_logger: its "selfattn: " prefix would come before the page path, and messages
+# must read "docs/page.md:LINE: selfattn: …". Being under "mkdocs" makes --strict count them.
+log = logging.getLogger("mkdocs.plugins.selfattn")
+
+VENDOR = Path(__file__).parent / "vendor"
+MERMAID_URI = "assets/javascripts/selfattn/mermaid.min.js"
+MERMAID_CDN = "https://unpkg.com/mermaid@11/dist/mermaid.min.js"
+CSS_URI = "assets/stylesheets/selfattn.css"
+OUTSIDE_DOCS_URI = "assets/selfattn-data"
+
+CSS = """\
+.md-typeset .selfattn-chart-box { margin: 1em 0; overflow-x: auto; }
+.md-typeset .selfattn-chart-box svg.selfattn-chart { width: 100%; height: auto; max-width: 46rem; }
+.md-typeset .selfattn-chart-box svg.selfattn-chart text { fill: currentColor; }
+.md-typeset span.selfattn-error { color: var(--md-accent-fg-color, #d32f2f); font-weight: 700; }
+"""
+
+MERMAID_YAML = """\
+markdown_extensions:
+  - pymdownx.superfences:
+      custom_fences:
+        - name: mermaid
+          class: mermaid
+          format: !!python/name:pymdownx.superfences.fence_code_format"""
+
+
+class SelfAttnConfig(base.Config):
+    cache_dir = c.Type(str, default=".cache/selfattn")
+    """Disk cache folder, relative to the folder of mkdocs.yml; empty for memory only. It must lie
+    outside docs_dir and site_dir, or `mkdocs serve` would rebuild forever."""
+    scripts = c.Type(bool, default=True)
+    """Run each block's `script:` and check its output against the core (off: show the core's
+    printout and say the script was not run)."""
+    script_timeout = c.Type((int, float), default=30)
+    """Seconds a script may run before it is stopped and the block fails."""
+    number_format = c.Optional(c.Type(str))
+    """Python format spec for numbers in tables, figures and charts (default: like round(x, 3))."""
+    chart_width = c.Type((int, float), default=7.0)
+    """Chart width in inches (the SVG scales to the page; this sets proportions and text size)."""
+    chart_height = c.Type((int, float), default=3.6)
+    """Chart height in inches."""
+    chart_colors = c.ListOfItems(c.Type(str), default=list(DEFAULT_COLORS))
+    """Bar colours, one per target; pick colours readable on light and dark backgrounds."""
+    chart_fonts = c.ListOfItems(c.Type(str), default=list(DEFAULT_FONTS))
+    """Font families tried in order for chart text; include one with CJK glyphs."""
+    on_error = c.Choice(("warn", "fail"), default="warn")
+    """warn: log (fails --strict) and show the error on the page; fail: stop the build at once."""
+    mermaid_js = c.Choice(("bundled", "cdn", "off"), default="bundled")
+    """bundled: serve the mermaid 11 shipped with the plugin (works offline); cdn: leave
+    mkdocs-material's CDN default; off: the site loads mermaid itself."""
+
+
+class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):
+    """Turns ``selfattn`` blocks and inline values into computed tables, figures and numbers."""
+
+    supports_multiple_instances = False
+
+    def __init__(self) -> None:
+        self._memory: dict[str, Any] = {}
+        self._server: LiveReloadServer | None = None
+        self._watched: set[str] = set()
+        self._reset()
+
+    def _reset(self) -> None:
+        self.pipeline: Pipeline | None = None
+        self.slots: dict[str, dict[str, str]] = {}
+        self.used_files: set[Path] = set()
+        self.outside_docs: dict[str, Path] = {}
+        self.problem_count = 0
+        self.project_root = Path.cwd()
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Defining this keeps one plugin instance across `mkdocs serve` rebuilds (memory cache)."""
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self._reset()
+        _require_mermaid_fence(config)
+        project_root = Path(config.config_file_path or ".").resolve().parent
+        cache_folder = self._cache_folder(config, project_root)
+        cache = Cache(cache_folder, problem=lambda message: log.warning("selfattn: %s", message))
+        cache.memory = self._memory
+        settings = Settings(
+            number_format=self.config.number_format,
+            chart=ChartStyle(
+                width=float(self.config.chart_width),
+                height=float(self.config.chart_height),
+                colors=tuple(self.config.chart_colors) or DEFAULT_COLORS,
+                fonts=tuple(self.config.chart_fonts) or DEFAULT_FONTS,
+            ),
+            run_scripts=self.config.scripts,
+            script_timeout=float(self.config.script_timeout),
+        )
+        self.pipeline = Pipeline(settings, cache)
+        self.project_root = project_root
+        if self.config.mermaid_js == "bundled":
+            config.extra_javascript.append(MERMAID_URI)  # type: ignore[arg-type]
+        config.extra_css.append(CSS_URI)
+        return config
+
+    def _cache_folder(self, config: MkDocsConfig, root: Path) -> Path | None:
+        if not self.config.cache_dir:
+            return None
+        folder = (root / self.config.cache_dir).resolve()
+        for name, other in (("docs_dir", config.docs_dir), ("site_dir", config.site_dir)):
+            other_path = Path(other).resolve()
+            if folder == other_path or other_path in folder.parents:
+                raise PluginError(
+                    f"selfattn: cache_dir {self.config.cache_dir!r} is inside {name}; "
+                    "choose a folder outside it, such as .cache/selfattn"
+                )
+        return folder
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        if self.config.mermaid_js == "bundled":
+            files.append(
+                File.generated(
+                    config, MERMAID_URI, abs_src_path=str(VENDOR / "mermaid" / "mermaid.min.js")
+                )
+            )
+        files.append(File.generated(config, CSS_URI, content=CSS))
+        return files
+
+    # -- pages ----------------------------------------------------------------------------------
+
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        if "selfattn" not in markdown:
+            return markdown
+        assert self.pipeline is not None  # noqa: S101 - on_config ran
+        src_path = Path(page.file.abs_src_path or Path(config.docs_dir) / page.file.src_uri)
+        page_name = _display(src_path, self.project_root)
+        resolver = _PageResolver(self, config, src_path, page.url)
+        slots = self.slots.setdefault(page.file.src_uri, {})
+        prefix = "SELFATTNSLOT" + hashlib.sha1(page.file.src_uri.encode()).hexdigest()[:10]
+
+        def store(html: str) -> str:
+            token = f"{prefix}N{len(slots)}X"
+            slots[token] = html
+            return token
+
+        expanded = expand_page(markdown, pipeline=self.pipeline, resolver=resolver, store=store)
+        for problem in expanded.problems:
+            where = f"{page_name}:{problem.line}" if problem.line else page_name
+            message = f"{where}: selfattn: {problem.message}"
+            if self.config.on_error == "fail":
+                raise PluginError(message)
+            log.warning(message)
+            self.problem_count += 1
+        self.used_files |= expanded.files
+        return expanded.markdown
+
+    @event_priority(50)  # before other plugins (search, minifiers) read the page's HTML
+    def on_page_content(
+        self, html: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        slots = self.slots.pop(page.file.src_uri, None)
+        if not slots:
+            return html
+        return replace_slots(html, slots)
+
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        for uri, path in sorted(self.outside_docs.items()):
+            files.append(File.generated(config, uri, abs_src_path=str(path)))
+        return env
+
+    # -- serve ----------------------------------------------------------------------------------
+
+    def on_serve(
+        self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any
+    ) -> LiveReloadServer:
+        self._server = server
+        self._watch_new_files(config)
+        return server
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self._server is not None:
+            self._watch_new_files(config)
+
+    def _watch_new_files(self, config: MkDocsConfig) -> None:
+        """Watch CSVs and scripts outside docs_dir (inside it, MkDocs already watches)."""
+        assert self._server is not None  # noqa: S101 - only called under serve
+        docs = Path(config.docs_dir).resolve()
+        for path in sorted(self.used_files):
+            if docs in path.parents or str(path) in self._watched:
+                continue
+            watch_target = path if path.exists() else path.parent
+            self._server.watch(str(watch_target), recursive=False)
+            self._watched.add(str(path))
+
+
+class _PageResolver:
+    """Paths as a page sees them: relative to its file, ``/`` for docs_dir, never outside."""
+
+    def __init__(self, plugin: SelfAttnPlugin, config: MkDocsConfig, src: Path, url: str) -> None:
+        self.plugin = plugin
+        self.project_root = plugin.project_root
+        self.docs_dir = Path(config.docs_dir).resolve()
+        self.src = src
+        self.url = url
+
+    def resolve(self, raw: str, key: str, line: int) -> ResolvedFile:
+        path, display = resolve_path(
+            raw,
+            key=key,
+            line=line,
+            relative_to=self.src.parent,
+            absolute_to=self.docs_dir,
+            root=self.project_root,
+        )
+        return ResolvedFile(path=path, display=display, link=self._link(path))
+
+    def _link(self, path: Path) -> str:
+        if self.docs_dir in path.parents:
+            uri = path.relative_to(self.docs_dir).as_posix()
+        else:
+            digest = hashlib.sha1(str(path).encode()).hexdigest()[:8]
+            uri = posixpath.join(OUTSIDE_DOCS_URI, digest, path.name)
+            self.plugin.outside_docs[uri] = path
+        return get_relative_url(uri, self.url)
+
+
+_SLOT = re.compile(r"<p>\s*(SELFATTNSLOT[0-9a-f]{10}N\d+X)\s*</p>|(SELFATTNSLOT[0-9a-f]{10}N\d+X)")
+
+
+def replace_slots(html: str, slots: dict[str, str]) -> str:
+    """Put the stored HTML where markdown left each token (a whole paragraph, or inline)."""
+
+    def swap(match: re.Match[str]) -> str:
+        token = match.group(1) or match.group(2)
+        return slots.get(token, match.group(0))
+
+    return _SLOT.sub(swap, html)
+
+
+def _require_mermaid_fence(config: MkDocsConfig) -> None:
+    fences = (config.mdx_configs.get("pymdownx.superfences") or {}).get("custom_fences") or []
+    has_superfences = "pymdownx.superfences" in config.markdown_extensions
+    if has_superfences and any(isinstance(f, dict) and f.get("name") == "mermaid" for f in fences):
+        return
+    raise PluginError(
+        "selfattn: the mermaid view needs pymdownx.superfences with a 'mermaid' custom fence. "
+        f"Add this to mkdocs.yml:\n{MERMAID_YAML}"
+    )
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return os.path.relpath(path, root).replace(os.sep, "/")
+    except ValueError:
+        return str(path)

@@ -1,0 +1,210 @@
+"""The weight bar chart as inline SVG: text kept as text, colours that follow the page's palette.
+
+Matplotlib is imported here only, lazily, with the Agg backend and an object-oriented Figure (no
+pyplot state to leak across ``mkdocs serve`` rebuilds). Text and axes are drawn in a sentinel colour
+that is swapped for ``currentColor`` afterwards, so the chart inherits the text colour of
+mkdocs-material's light or dark palette instead of baking one in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from io import StringIO
+from typing import Any
+
+from mkdocs_selfattn.attention import DocumentResult
+from mkdocs_selfattn.render.labels import Labels, format_value
+
+DEFAULT_COLORS = ("#2563eb", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#06b6d4")
+DEFAULT_FONTS = (
+    "DejaVu Sans",
+    "Noto Sans CJK SC",
+    "Noto Sans CJK KR",
+    "Noto Sans CJK JP",
+    "Noto Sans SC",
+    "Noto Sans KR",
+    "WenQuanYi Zen Hei",
+    "Source Han Sans SC",
+    "Microsoft YaHei",
+    "Malgun Gothic",
+    "PingFang SC",
+    "Apple SD Gothic Neo",
+)
+DEFAULT_TEXT: Mapping[str, str] = {
+    "chart_title": "",
+    "axis_weight": "attention weight",
+    "axis_candidate": "candidate token",
+}
+
+_SENTINEL = "#010203"
+_SENTINEL_GRID = "#040506"
+
+
+@dataclass(frozen=True)
+class ChartStyle:
+    width: float = 7.0
+    height: float = 3.6
+    colors: tuple[str, ...] = DEFAULT_COLORS
+    fonts: tuple[str, ...] = DEFAULT_FONTS
+
+
+@dataclass
+class ChartOutput:
+    svg: str
+    missing_glyphs: list[str] = field(default_factory=list)
+
+
+def render_chart(
+    result: DocumentResult,
+    labels: Labels,
+    *,
+    style: ChartStyle | None = None,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> ChartOutput:
+    """Grouped bars, one series per target; returns SVG text and any glyphs no font could draw."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+
+    style = style or ChartStyle()
+    words = {**DEFAULT_TEXT, **(text or {})}
+    candidates: list[str] = []
+    for target in result.targets:
+        for cand in target.candidates:
+            if cand.token not in candidates:
+                candidates.append(cand.token)
+    rc = {
+        "svg.fonttype": "none",
+        "svg.hashsalt": "mkdocs-selfattn",
+        "font.family": ["sans-serif"],
+        "font.sans-serif": list(style.fonts),
+        "font.size": 10,
+        "axes.edgecolor": _SENTINEL,
+        "axes.labelcolor": _SENTINEL,
+        "xtick.color": _SENTINEL,
+        "ytick.color": _SENTINEL,
+        "text.color": _SENTINEL,
+        "axes.titlecolor": _SENTINEL,
+        "legend.labelcolor": _SENTINEL,
+        "legend.frameon": False,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "figure.facecolor": "none",
+        "axes.facecolor": "none",
+        "savefig.facecolor": "none",
+        "savefig.edgecolor": "none",
+    }
+    with warnings.catch_warnings(record=True) as caught, rc_context(rc):
+        warnings.simplefilter("always")
+        fig = Figure(figsize=(style.width, style.height), layout="constrained")
+        try:
+            _draw(fig, result, labels, candidates, style, number_format, words, title)
+            buffer = StringIO()
+            fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+        finally:
+            fig.clear()
+    missing = sorted(
+        {m for w in caught for m in re.findall(r"Glyph \d+ \((.)\) missing", str(w.message))}
+    )
+    key = hashlib.sha256(buffer.getvalue().encode("utf-8")).hexdigest()[:10]
+    return ChartOutput(_finish_svg(buffer.getvalue(), result, labels, key, title), missing)
+
+
+def _draw(
+    fig: Any,
+    result: DocumentResult,
+    labels: Labels,
+    candidates: Sequence[str],
+    style: ChartStyle,
+    number_format: str | None,
+    words: Mapping[str, str],
+    title: str | None,
+) -> None:
+    ax = fig.add_subplot()
+    n_series = max(len(result.targets), 1)
+    width = 0.8 / n_series
+    positions = range(len(candidates))
+    for s, target in enumerate(result.targets):
+        weights = {c: 0.0 for c in candidates}
+        for cand in target.candidates:
+            weights[cand.token] += cand.weight
+        xs = [p - 0.4 + width * (s + 0.5) for p in positions]
+        heights = [weights[c] for c in candidates]
+        bars = ax.bar(
+            xs,
+            heights,
+            width=width * 0.92,
+            color=style.colors[s % len(style.colors)],
+            label=labels(target.target),
+        )
+        ax.bar_label(
+            bars,
+            labels=[format_value(h, number_format) for h in heights],
+            fontsize=7,
+            padding=2,
+        )
+    ax.set_xticks(list(positions), [labels(c) for c in candidates])
+    ax.set_ylabel(words["axis_weight"])
+    ax.set_xlabel(words["axis_candidate"])
+    top = max((c.weight for t in result.targets for c in t.candidates), default=1.0)
+    ax.set_ylim(0, min(1.0, top * 1.18) if top > 0 else 1.0)
+    ax.yaxis.grid(True, color=_SENTINEL_GRID, linewidth=0.6)
+    ax.set_axisbelow(True)
+    heading = title if title is not None else words["chart_title"]
+    if heading:
+        ax.set_title(heading)
+    if len(result.targets) > 1 or result.targets:
+        ax.legend(title=None, loc="upper right", fontsize=8)
+
+
+_XML_PROLOG = re.compile(r"^.*?(<svg\b)", re.S)
+_SIZE_ATTRS = re.compile(r'(<svg\b[^>]*?)\s(width|height)="[^"]*"')
+_IDS = re.compile(r'\bid="([^"]+)"')
+
+
+def _finish_svg(svg: str, result: DocumentResult, labels: Labels, key: str, title: str | None) -> str:
+    """Inline-ready SVG: no prolog, unique ids, theme colours, an accessible title and summary."""
+    svg = _XML_PROLOG.sub(r"\1", svg, count=1)
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)
+    # Matplotlib's global "*{…}" rule would restyle every SVG on the page once inlined.
+    svg = svg.replace("<style type=\"text/css\">*{", "<style type=\"text/css\">.selfattn-chart *{")
+    for _ in range(2):
+        svg = _SIZE_ATTRS.sub(r"\1", svg, count=1)
+    prefix = f"sa{key}-"
+    ids = set(_IDS.findall(svg))
+    for ident in sorted(ids, key=len, reverse=True):
+        svg = svg.replace(f'id="{ident}"', f'id="{prefix}{ident}"')
+        svg = svg.replace(f"url(#{ident})", f"url(#{prefix}{ident})")
+        svg = svg.replace(f'href="#{ident}"', f'href="#{prefix}{ident}"')
+    svg = svg.replace(_SENTINEL, "currentColor").replace(
+        _SENTINEL_GRID, "currentColor;stroke-opacity:0.18"
+    )
+    heading = title or "attention weights of " + ", ".join(labels(t.target) for t in result.targets)
+    summary = "; ".join(
+        f"{labels(t.target)}: "
+        + ", ".join(f"{labels(c.token)} {format_value(c.weight, None)}" for c in t.candidates)
+        for t in result.targets
+    )
+    accessible = (
+        f'<title id="{prefix}title">{html.escape(heading)}</title>'
+        f'<desc id="{prefix}desc">{html.escape(summary)}</desc>'
+    )
+    svg = re.sub(
+        r"<svg\b([^>]*)>",
+        lambda m: (
+            f'<svg{m.group(1)} class="selfattn-chart" role="img" '
+            f'aria-labelledby="{prefix}title {prefix}desc">' + accessible
+        ),
+        svg,
+        count=1,
+    )
+    return svg.strip() + "\n"

@@ -1,0 +1,81 @@
+"""A mermaid flowchart of one example: memo → candidates → each target → its top weights → new
+representation, the chapter's figure with every number computed and every label escaped."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from mkdocs_selfattn.attention import DocumentResult
+from mkdocs_selfattn.render.escape import mermaid_label
+from mkdocs_selfattn.render.labels import Labels, format_value, py_list
+
+DEFAULT_TEXT: Mapping[str, str] = {
+    "document": "document",
+    "candidates": "candidate tokens",
+    "target": "target token",
+    "weights": "re-reads most",
+    "representation": "new representation",
+    "shift": "shift",
+}
+
+_CLASSES = (
+    "  classDef input fill:#f8fafc,stroke:#64748b,color:#0f172a\n"
+    "  classDef target fill:#ecfeff,stroke:#0891b2,color:#164e63\n"
+    "  classDef weight fill:#eff6ff,stroke:#2563eb,color:#1e3a8a\n"
+    "  classDef result fill:#f0fdf4,stroke:#16a34a,color:#14532d"
+)
+
+
+def _label(*lines: str) -> str:
+    return '["' + "<br/>".join(lines) + '"]'
+
+
+def render_mermaid(
+    result: DocumentResult,
+    labels: Labels,
+    *,
+    top: int = 3,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+) -> str:
+    """Mermaid source (without the fence). Node ids are generated, never taken from the CSV."""
+    words = {**DEFAULT_TEXT, **(text or {})}
+
+    def t(key: str) -> str:
+        return mermaid_label(words[key])
+
+    candidates: list[str] = []
+    for target in result.targets:
+        for cand in target.candidates:
+            if cand.token not in candidates:
+                candidates.append(cand.token)
+    lines = [
+        "flowchart TD",
+        f"  doc{_label(t('document'), mermaid_label(result.document))}",
+        "  cand" + _label(t("candidates"), " · ".join(mermaid_label(labels(c)) for c in candidates)),
+        "  doc --> cand",
+    ]
+    for n, target in enumerate(result.targets):
+        ranked = sorted(target.candidates, key=lambda c: -c.weight)[:top]
+        weight_lines = [
+            f"{mermaid_label(labels(c.token))} {format_value(c.weight, number_format)}"
+            for c in ranked
+        ]
+        representation = mermaid_label(py_list(target.representation))
+        shift = mermaid_label(py_list(target.shift))
+        lines += [
+            f"  cand --> t{n}{_label(t('target') + ': ' + mermaid_label(labels(target.target)))}",
+            f"  t{n} --> w{n}{_label(t('weights'), *weight_lines)}",
+            f"  w{n} --> r{n}"
+            + _label(t("representation"), representation, f"{t('shift')} {shift}"),
+        ]
+    lines.append(_CLASSES)
+    n_targets = len(result.targets)
+    if n_targets:
+        lines += [
+            "  class doc,cand input",
+            "  class " + ",".join(f"t{n}" for n in range(n_targets)) + " target",
+            "  class " + ",".join(f"w{n}" for n in range(n_targets)) + " weight",
+            "  class " + ",".join(f"r{n}" for n in range(n_targets)) + " result",
+        ]
+    return "\n".join(lines) + "\n"

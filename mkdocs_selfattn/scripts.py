@@ -1,0 +1,106 @@
+"""Run an example script the way a reader would, bounded in time and output.
+
+The script's real stdout is what the ``output`` view shows, so the code on the page and the numbers
+on the page cannot drift apart. A runaway script is killed at the timeout and its output capped, so a
+student's pull request cannot hang CI or exhaust its memory.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from mkdocs_selfattn.errors import ScriptError
+
+MAX_STDOUT = 1024 * 1024
+MAX_STDERR = 16 * 1024
+
+
+@dataclass(frozen=True)
+class ScriptRun:
+    stdout: str
+    seconds: float
+
+
+def run_script(path: Path, *, cwd: Path, timeout: float, display: str) -> ScriptRun:
+    """Run ``path`` with this Python; raise :class:`ScriptError` with stderr's tail on failure."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update({"PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1", "PYTHONHASHSEED": "0"})
+    started = time.monotonic()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, str(path)],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    except OSError as exc:
+        raise ScriptError(f"script {display} could not be started ({exc.strerror or exc})") from None
+    stdout, stderr, status = _collect(process, started + timeout)
+    seconds = time.monotonic() - started
+    if status == "timeout":
+        raise ScriptError(
+            f"script {display} did not finish within {timeout:g} s and was stopped; "
+            "make it faster or raise 'script_timeout'"
+        )
+    if status == "overflow":
+        raise ScriptError(
+            f"script {display} printed more than {MAX_STDOUT // 1024} KiB and was stopped; "
+            "an example should print a short result"
+        )
+    if process.returncode != 0:
+        tail = stderr.decode("utf-8", "replace").strip().splitlines()[-6:]
+        detail = " | ".join(tail) if tail else "no error output"
+        raise ScriptError(
+            f"script {display} exited with status {process.returncode}: {detail}"
+        )
+    try:
+        text = stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScriptError(f"script {display} printed bytes that are not UTF-8") from None
+    return ScriptRun(text.replace("\r\n", "\n"), seconds)
+
+
+def _collect(process: subprocess.Popen[bytes], deadline: float) -> tuple[bytes, bytes, str]:
+    """Read both pipes until exit, the deadline, or too much output; kill on the last two."""
+    assert process.stdout is not None and process.stderr is not None  # noqa: S101 - set above
+    out, err = bytearray(), bytearray()
+    status = "ok"
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ, out)
+        selector.register(process.stderr, selectors.EVENT_READ, err)
+        while selector.get_map():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                status = "timeout"
+                break
+            for key, _ in selector.select(timeout=min(remaining, 0.5)):
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    continue
+                buffer: bytearray = key.data
+                if buffer is out and len(out) + len(chunk) > MAX_STDOUT:
+                    status = "overflow"
+                limit = MAX_STDOUT if buffer is out else MAX_STDERR
+                buffer.extend(chunk[: max(0, limit - len(buffer))])
+            if status == "overflow":
+                break
+    if status != "ok":
+        process.kill()
+    try:
+        process.wait(timeout=max(0.1, deadline - time.monotonic()) if status == "ok" else 5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        status = "timeout"
+    process.stdout.close()
+    process.stderr.close()
+    return bytes(out), bytes(err), status
