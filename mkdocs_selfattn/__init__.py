@@ -5,8 +5,27 @@ Only light names are re-exported here; numpy, pyarrow and matplotlib load when f
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, SelfAttnError
 
-__all__ = ["BlockError", "DataError", "ScriptError", "SelfAttnError", "__version__"]
+if TYPE_CHECKING:
+    from markdown import Extension
+
+__all__ = [
+    "BlockError",
+    "DataError",
+    "ScriptError",
+    "SelfAttnError",
+    "__version__",
+    "makeExtension",
+]
 
 __version__ = "0.1.0"
+
+
+def makeExtension(**kwargs: Any) -> Extension:  # noqa: N802 - Python-Markdown's API name
+    """Lets ``markdown_extensions: [mkdocs_selfattn]`` load the Python-Markdown extension."""
+    from mkdocs_selfattn.extension import SelfAttnExtension
+
+    return SelfAttnExtension(**kwargs)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.table import CandidateTable, FloatArray, IntArray
@@ -55,31 +56,50 @@ def check_temperature(temperature: float, source: str) -> float:
 
 
 def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults:
-    """Weights, representations, baselines, shifts and tops for every group at once."""
+    """Weights, representations, baselines, shifts and tops for every group at once.
+
+    Every sum runs left to right in CSV order, exactly like Python's ``sum()`` in the chapter's
+    script, so the core and the script agree to the last bit rather than merely to the printed
+    digits. (numpy's own reductions sum pairwise, which rounds differently.) It also makes a
+    group's numbers depend on its own rows only: the whole file and one document agree exactly.
+    """
     temperature = check_temperature(temperature, table.source)
     n = table.n_rows
-    group_codes = _first_appearance_codes(_group_keys(table))
-    order, starts, sizes = _segments(group_codes)
-
-    scores = table.scores[order]
-    seg_max = np.maximum.reduceat(scores, starts)
-    # Subtracting the group maximum before dividing keeps exp() in range even for ±1e300 scores:
-    # every difference is ≤ 0, so the largest term is exactly exp(0) = 1 and nothing overflows.
-    scaled = (scores - np.repeat(seg_max, sizes)) / temperature
-    exps = np.exp(scaled)
-    totals = np.add.reduceat(exps, starts)
-    sorted_weights = exps / np.repeat(totals, sizes)
-
-    vectors = table.vectors[order]
-    representation = np.add.reduceat(sorted_weights[:, None] * vectors, starts, axis=0)
-
-    is_max = sorted_weights == np.repeat(np.maximum.reduceat(sorted_weights, starts), sizes)
-    positions = np.where(is_max, np.arange(n), n)
-    top_row = order[np.minimum.reduceat(positions, starts)]
+    order, starts, sizes = _segments(_group_keys(table))
+    n_groups = int(starts.shape[0])
+    dims = table.vectors.shape[1]
 
     weights = np.empty(n, dtype=np.float64)
-    weights[order] = sorted_weights
+    representation = np.empty((n_groups, dims), dtype=np.float64)
+    top_row = np.empty(n_groups, dtype=np.int64)
+    # Groups of equal size are computed together as the rows of a matrix; a course file usually
+    # has one size, so this is one pass. Without reordering (``order`` is None) and with a single
+    # size the matrix is a reshaped view of the table and nothing is gathered.
+    distinct_sizes = np.unique(sizes)
+    for size in distinct_sizes.tolist():
+        if order is None and distinct_sizes.shape[0] == 1:
+            members: IntArray | None = None
+            rows = None
+            group_scores = table.scores.reshape(n_groups, size)
+        else:
+            members = np.flatnonzero(sizes == size)
+            positions = starts[members][:, None] + np.arange(size, dtype=np.int64)
+            rows = positions if order is None else order[positions]
+            group_scores = table.scores[rows]
+        group_weights = _softmax_rows(group_scores, temperature)
+        del group_scores
+        if rows is None:
+            weights.reshape(n_groups, size)[...] = group_weights
+            representation[...] = _weighted_sums(group_weights, table.vectors, None)
+            top_row[...] = starts + np.argmax(group_weights, axis=1)
+        else:
+            weights[rows] = group_weights
+            representation[members] = _weighted_sums(group_weights, table.vectors, rows)
+            # argmax returns the first maximum: ties go to the earliest candidate in CSV order.
+            top_row[members] = rows[np.arange(rows.shape[0]), np.argmax(group_weights, axis=1)]
 
+    if order is None:
+        order = np.arange(n, dtype=np.int64)
     first_rows = order[starts]
     group_document = table.document_codes[first_rows]
     baseline = _baselines(table)
@@ -101,6 +121,40 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     )
 
 
+def _softmax_rows(scores: FloatArray, temperature: float) -> FloatArray:
+    """Softmax of each row of a (groups × candidates) matrix."""
+    # Subtracting the row maximum before dividing keeps exp() in range even for ±1e300 scores:
+    # every difference is ≤ 0, so the largest term is exactly exp(0) = 1 and nothing overflows.
+    # (A difference of two huge scores can still overflow to -inf; exp(-inf) = 0 is then right.)
+    with np.errstate(over="ignore", under="ignore"):
+        exps = scores - scores.max(axis=1, keepdims=True)
+        if temperature != 1.0:
+            exps /= temperature
+        np.exp(exps, out=exps)
+    totals = _row_sums(exps)
+    exps /= totals[:, None]
+    return exps
+
+
+def _row_sums(values: FloatArray) -> FloatArray:
+    """Sum of each row, left to right (an accumulate is sequential by definition)."""
+    if values.shape[1] == 1:
+        return values[:, 0] + 0.0
+    # "+ 0.0" turns a -0.0 total into 0.0, as Python's sum(), which starts from 0, would give.
+    return np.add.accumulate(values, axis=1)[:, -1] + 0.0
+
+
+def _weighted_sums(weights: FloatArray, vectors: FloatArray, rows: IntArray | None) -> FloatArray:
+    """Per group, Σ weight × vector over its candidates, one vector column at a time."""
+    n_groups, size = weights.shape
+    out = np.empty((n_groups, vectors.shape[1]), dtype=np.float64)
+    for j in range(vectors.shape[1]):
+        column = vectors[:, j]
+        values = column.reshape(n_groups, size) if rows is None else column[rows]
+        out[:, j] = _row_sums(weights * values)
+    return out
+
+
 def _group_keys(table: CandidateTable) -> IntArray:
     keys = table.document_codes * max(len(table.targets), 1) + table.target_codes
     if table.target_index is not None:
@@ -109,10 +163,17 @@ def _group_keys(table: CandidateTable) -> IntArray:
 
 
 def _combine(left: IntArray, right: IntArray) -> IntArray:
-    """One int64 key per (left, right) pair, via codes so no product can overflow."""
+    """One int64 key per (left, right) pair (``left`` ≥ 0), never overflowing."""
+    if not left.size:
+        return left
+    low, high = int(right.min()), int(right.max())
+    width = high - low + 1
+    if (int(left.max()) + 1) * width < 2**62:
+        return left * width + (right - low)
+    # Positions spread too far apart for arithmetic: number the distinct values first.
     left_codes = _first_appearance_codes(left)
     right_codes = _first_appearance_codes(right)
-    width = int(right_codes.max()) + 1 if right_codes.size else 1
+    width = int(right_codes.max()) + 1
     return left_codes * width + right_codes
 
 
@@ -124,36 +185,36 @@ def _first_appearance_codes(keys: IntArray) -> IntArray:
     return np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
 
 
-def _segments(codes: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    """Row order grouped by code, plus group starts and sizes (in that order)."""
-    n = codes.shape[0]
-    change = np.flatnonzero(codes[1:] != codes[:-1]) + 1
-    run_starts = np.concatenate(([0], change)).astype(np.int64)
-    n_groups = int(codes.max()) + 1 if n else 0
-    if run_starts.shape[0] == n_groups:
-        # Already contiguous (the usual layout of a course CSV): no sort needed. Codes are in
-        # first-appearance order, so run k holds group k.
-        order = np.arange(n, dtype=np.int64)
-        starts = run_starts
-    else:
-        order = np.argsort(codes, kind="stable").astype(np.int64)
-        counts = np.bincount(codes, minlength=n_groups)
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-    sizes = np.diff(np.append(starts, n)).astype(np.int64)
-    return order, starts, sizes
+def _segments(keys: IntArray) -> tuple[IntArray | None, IntArray, IntArray]:
+    """Row order grouped by key (None when the file already is), group starts and sizes.
+
+    Groups are numbered by first appearance. A course CSV normally lists each group's rows
+    together; then every run of equal keys is a whole group and no sorting is needed.
+    """
+    n = keys.shape[0]
+    boundary = np.empty(n, dtype=bool)
+    boundary[:1] = True
+    np.not_equal(keys[1:], keys[:-1], out=boundary[1:])
+    run_starts = np.flatnonzero(boundary)
+    del boundary
+    if np.unique(keys[run_starts]).shape[0] == run_starts.shape[0]:
+        return None, run_starts, np.diff(np.append(run_starts, n))
+    codes = _first_appearance_codes(keys)
+    order = np.argsort(codes, kind="stable").astype(np.int64)
+    counts = np.bincount(codes)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+    return order, starts, counts.astype(np.int64)
 
 
 def _baselines(table: CandidateTable) -> FloatArray:
-    """Plain mean of each document's distinct candidates (first occurrence of each)."""
+    """Plain mean of each document's distinct candidates (first occurrence of each).
+
+    ``bincount`` adds its weights in row order starting from 0, which is the script's ``sum()``.
+    """
     keys = table.document_codes * max(len(table.candidates), 1) + table.candidate_codes
     if table.candidate_index is not None:
         keys = _combine(keys, table.candidate_index)
-    codes = _first_appearance_codes(keys)
-    running_max = np.maximum.accumulate(codes)
-    is_first = np.empty(codes.shape[0], dtype=bool)
-    if codes.shape[0]:
-        is_first[0] = True
-        is_first[1:] = codes[1:] > running_max[:-1]
+    is_first = _first_occurrences(keys)
     docs = table.document_codes[is_first]
     n_docs = len(table.documents)
     counts = np.bincount(docs, minlength=n_docs).astype(np.float64)
@@ -164,6 +225,18 @@ def _baselines(table: CandidateTable) -> FloatArray:
         with np.errstate(invalid="ignore", divide="ignore"):
             baseline[:, j] = sums / counts
     return baseline
+
+
+def _first_occurrences(keys: IntArray) -> npt.NDArray[np.bool_]:
+    """Mask of the rows where a key is seen for the first time."""
+    codes = _first_appearance_codes(keys)
+    is_first = np.empty(codes.shape[0], dtype=bool)
+    if codes.shape[0]:
+        # First-appearance codes grow by one exactly at each new key.
+        running_max = np.maximum.accumulate(codes)
+        is_first[0] = True
+        np.greater(codes[1:], running_max[:-1], out=is_first[1:])
+    return is_first
 
 
 # ---------------------------------------------------------------------------------------------

@@ -79,7 +79,9 @@ def find_blocks(text: str) -> list[RawBlock]:
         name = info.split(None, 1)[0] if info else ""
         if name.lstrip("{.").rstrip("}") == FENCE_NAME:
             body_lines = [_dedent(line, indent) for line in lines[i + 1 : close]]
-            blocks.append(RawBlock(i + 1, min(close, len(lines) - 1) + 1, indent, "\n".join(body_lines)))
+            blocks.append(
+                RawBlock(i + 1, min(close, len(lines) - 1) + 1, indent, "\n".join(body_lines))
+            )
         i = close + 1
     return blocks
 
@@ -97,7 +99,7 @@ def _dedent(line: str, indent: str) -> str:
 
 
 def fenced_line_numbers(text: str) -> set[int]:
-    """0-based line numbers inside any fenced code block, fences included (no inline values there)."""
+    """0-based numbers of lines in fenced code, fences included: no inline values there."""
     lines = text.split("\n")
     inside: set[int] = set()
     i = 0
@@ -166,19 +168,21 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
     seen: dict[Any, int] = {}
     for key_node, _ in node.value:
-        key = loader.construct_object(key_node)  # type: ignore[no-untyped-call]
+        key = loader.construct_object(key_node)
         if key in seen:
             raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})",
+                None,
+                None,
+                f"duplicate key {key!r} (first on line {seen[key] + 1})",
                 key_node.start_mark,
             )
         seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node)  # type: ignore[no-untyped-call]
+    return loader.construct_mapping(node)
 
 
 _UniqueKeyLoader.add_constructor(
     yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-    _construct_mapping,  # type: ignore[arg-type]
+    _construct_mapping,
 )
 
 
@@ -196,7 +200,7 @@ def parse_block(block: RawBlock) -> BlockSpec:
         )
     try:
         node = yaml.compose(block.body, Loader=_UniqueKeyLoader)
-        data = yaml.load(block.body, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(block.body, Loader=_UniqueKeyLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = body_line + mark.line if mark is not None else block.start
@@ -266,8 +270,13 @@ class _Reader:
 
 def _kind(value: Any) -> str:
     return {
-        bool: "a boolean", int: "a number", float: "a number", str: "text", list: "a list",
-        dict: "a mapping", type(None): "nothing",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "text",
+        list: "a list",
+        dict: "a mapping",
+        type(None): "nothing",
     }.get(type(value), type(value).__name__)
 
 
@@ -313,7 +322,9 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
     if isinstance(temperature, bool) or not isinstance(temperature, int | float):
         raise reader.fail("temperature", f"expected a number, got {_kind(temperature)}")
     if not temperature > 0 or temperature != temperature or temperature == float("inf"):
-        raise reader.fail("temperature", f"must be a finite number greater than 0, not {temperature}")
+        raise reader.fail(
+            "temperature", f"must be a finite number greater than 0, not {temperature}"
+        )
     example = ExampleSpec(
         id=example_id,
         csv=reader.text("csv", data["csv"], "a file path"),
@@ -358,7 +369,9 @@ def _view_options(reader: _Reader) -> ViewOptions:
         try:
             format(0.5, number_format)
         except ValueError as exc:
-            raise reader.fail("number_format", f"{number_format!r} is not a format spec ({exc})")
+            raise reader.fail(
+                "number_format", f"{number_format!r} is not a format spec ({exc})"
+            ) from None
     text = reader.text_map("text")
     unknown = [k for k in text if k not in TEXT_KEYS]
     if unknown:
@@ -425,7 +438,9 @@ def _code_spans(line: str) -> list[tuple[int, int, str]]:
         for j in range(i + 1, len(runs)):
             if len(runs[j].group()) == len(opener.group()):
                 if len(opener.group()) == 1:
-                    spans.append((opener.start(), runs[j].end(), line[opener.end() : runs[j].start()]))
+                    spans.append(
+                        (opener.start(), runs[j].end(), line[opener.end() : runs[j].start()])
+                    )
                 i = j
                 break
         i += 1
@@ -483,7 +498,9 @@ def _parse_inline(line: int, start: int, end: int, content: str) -> InlineValue 
     if quantity not in _QUANTITIES:
         close = difflib.get_close_matches(quantity, _QUANTITIES, n=1)
         hint = f"did you mean '{close[0]}'?" if close else f"one of {', '.join(_QUANTITIES)}"
-        return BlockError(f"inline value `{content}`: unknown quantity '{quantity}'; {hint}", line=line)
+        return BlockError(
+            f"inline value `{content}`: unknown quantity '{quantity}'; {hint}", line=line
+        )
     low, high = _QUANTITIES[quantity]
     if not low <= len(args) <= high:
         return BlockError(

@@ -1,9 +1,9 @@
 """Content-addressed cache: in memory across ``mkdocs serve`` rebuilds, and on disk between builds.
 
-Keys are hashes of everything that can change an answer (CSV bytes, options, script bytes, package
-and matplotlib versions), so an entry is never stale, only unused. Entries are written to a temporary
-file and renamed into place, and carry a checksum: a truncated, corrupted or foreign file is treated
-as a miss and recomputed, never trusted.
+Keys are hashes of everything that can change an answer (CSV bytes, options, script bytes,
+package and matplotlib versions), so an entry is never stale, only unused. Entries are written
+to a temporary file and renamed into place, and carry a checksum: a truncated, corrupted or
+foreign file is treated as a miss and recomputed, never trusted.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class Cache:
         self._write(name, value)
 
     def _path(self, name: str) -> Path:
-        assert self.folder is not None  # noqa: S101 - only called when a folder is set
+        assert self.folder is not None
         kind, _, key = name.partition("-")
         return self.folder / kind / key[:2] / f"{key}.json"
 

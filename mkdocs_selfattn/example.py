@@ -10,6 +10,7 @@ import csv
 import difflib
 import io
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -71,8 +72,27 @@ class Example:
     key: str
 
 
-Piece = tuple[str, str]
-"""("md", markdown) or ("html", raw HTML that must bypass markdown)."""
+class PendingHtml:
+    """HTML still being drawn elsewhere (a chart in a worker); ``resolve`` waits for it."""
+
+    def __init__(
+        self, future: Future[tuple[str, list[str]]], finish: Callable[[str, list[str]], str]
+    ) -> None:
+        self._future = future
+        self._finish = finish
+        self.line: int | None = None
+        """Page line of the block, set by the page expander for messages."""
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def resolve(self) -> str:
+        svg, missing = self._future.result()
+        return self._finish(svg, missing)
+
+
+Piece = tuple[str, "str | PendingHtml"]
+"""("md", markdown) or ("html", raw HTML that must bypass markdown, possibly still pending)."""
 
 
 class Pipeline:
@@ -82,12 +102,13 @@ class Pipeline:
         self,
         settings: Settings,
         cache: Cache,
-        chart_renderer: Callable[..., tuple[str, list[str]]] | None = None,
+        chart_submit: Callable[..., Future[tuple[str, list[str]]]] | None = None,
     ) -> None:
         self.settings = settings
         self.cache = cache
-        self._chart_renderer = chart_renderer or _render_chart_here
+        self._chart_submit = chart_submit
         self.warnings: list[str] = []
+        """Problems found while rendering that do not stop the block (e.g. missing glyphs)."""
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -99,8 +120,15 @@ class Pipeline:
             script_file = resolver.resolve(spec.script, "script", spec.line_of("script"))
             script_text = _read_text(script_file)
         key = content_key(
-            "result", __version__, csv_bytes, spec.document, spec.targets, spec.vectors,
-            dict(spec.columns), {k: list(v) for k, v in spec.groups.items()}, spec.temperature,
+            "result",
+            __version__,
+            csv_bytes,
+            spec.document,
+            spec.targets,
+            spec.vectors,
+            dict(spec.columns),
+            {k: list(v) for k, v in spec.groups.items()},
+            spec.temperature,
         )
         cached = self.cache.get("result", key)
         if cached is not None:
@@ -203,20 +231,35 @@ class Pipeline:
         rows = [r for r in reader if r and r[position] == example.result.document]
         return render_csv_rows(header, rows, example.csv.link, example.csv.path.name)
 
-    def _chart(self, example: Example, view: ViewOptions, number_format: str | None) -> str:
+    def _chart(
+        self, example: Example, view: ViewOptions, number_format: str | None
+    ) -> str | PendingHtml:
         style = self.settings.chart
         key = content_key(
-            "chart", example.key, dict(example.spec.display), style.width, style.height,
-            list(style.colors), list(style.fonts), number_format, dict(view.text), view.title,
+            "chart",
+            example.key,
+            dict(example.spec.display),
+            style.width,
+            style.height,
+            list(style.colors),
+            list(style.fonts),
+            number_format,
+            dict(view.text),
+            view.title,
             _matplotlib_version(),
         )
         cached = self.cache.get("chart", key)
         if isinstance(cached, dict) and isinstance(cached.get("svg"), str):
-            svg, missing = cached["svg"], list(cached.get("missing", []))
-        else:
-            svg, missing = self._chart_renderer(
-                example.result, example.labels, style, number_format, dict(view.text), view.title
-            )
+            return self._finish_chart(None, str(cached["svg"]), list(cached.get("missing", [])))
+        job = (example.result, example.labels, style, number_format, dict(view.text), view.title)
+        if self._chart_submit is None:
+            svg, missing = render_chart_job(*job)
+            return self._finish_chart(key, svg, missing)
+        future = self._chart_submit(*job)
+        return PendingHtml(future, lambda svg, missing: self._finish_chart(key, svg, missing))
+
+    def _finish_chart(self, key: str | None, svg: str, missing: list[str]) -> str:
+        if key is not None:
             self.cache.put("chart", key, {"svg": svg, "missing": missing})
         if missing:
             self.warnings.append(
@@ -227,7 +270,7 @@ class Pipeline:
         return f'<div class="selfattn-chart-box">{svg}</div>'
 
 
-def _render_chart_here(
+def render_chart_job(
     result: DocumentResult,
     labels: Labels,
     style: ChartStyle,
@@ -315,8 +358,12 @@ def _backtick_runs(text: str) -> list[str]:
 def _mismatch(display: str, expected: str, actual: str) -> str:
     diff = list(
         difflib.unified_diff(
-            expected.splitlines(), actual.splitlines(), "core printout", "script output",
-            lineterm="", n=0,
+            expected.splitlines(),
+            actual.splitlines(),
+            "core printout",
+            "script output",
+            lineterm="",
+            n=0,
         )
     )
     shown = diff[2:12]

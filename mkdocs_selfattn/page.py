@@ -1,8 +1,8 @@
 """One page's markdown in, the same markdown with every block and inline value filled in out.
 
-Both adapters call :func:`expand_page`; they differ only in how raw HTML is kept away from markdown
-(``store``: the plugin swaps placeholder tokens after rendering, the extension uses Python-Markdown's
-own HTML stash) and in how problems are reported.
+Both adapters call :func:`expand_page`; they differ only in how raw HTML is kept away from
+markdown (``store``: the plugin swaps placeholder tokens after rendering, the extension uses
+Python-Markdown's own HTML stash) and in how problems are reported.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from mkdocs_selfattn.blocks import (
     parse_block,
 )
 from mkdocs_selfattn.errors import BlockError, SelfAttnError
-from mkdocs_selfattn.example import Example, Pipeline, Resolver, error_html
+from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver, error_html
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import format_value, py_list
 
@@ -40,9 +40,11 @@ class ExpandedPage:
     examples: dict[str, Example] = field(default_factory=dict)
 
 
-def expand_page(
-    text: str, *, pipeline: Pipeline, resolver: Resolver, store: Callable[[str], str]
-) -> ExpandedPage:
+Store = Callable[[str | PendingHtml], str]
+"""Keeps HTML away from markdown and returns the placeholder to put in its place."""
+
+
+def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Store) -> ExpandedPage:
     """Replace blocks and inline values; a broken one becomes a visible error, the rest renders."""
     out = ExpandedPage(markdown=text)
     blocks = find_blocks(text)
@@ -58,7 +60,7 @@ def expand_page(
         if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id
     }
 
-    rendered: list[list[tuple[str, str]]] = []
+    rendered: list[list[Piece]] = []
     for raw, spec in zip(blocks, parsed, strict=True):
         try:
             if isinstance(spec, BlockError):
@@ -77,7 +79,9 @@ def expand_page(
     for raw, pieces in reversed(list(zip(blocks, rendered, strict=True))):
         body: list[str] = []
         for kind, content in pieces:
-            chunk = store(content) if kind == "html" else content
+            if isinstance(content, PendingHtml):
+                content.line = raw.start
+            chunk = store(content) if kind == "html" else str(content)
             body += ["", *chunk.split("\n"), ""]
         indented = [raw.indent + line if line else "" for line in body]
         lines[raw.start - 1 : raw.end] = indented
@@ -91,7 +95,7 @@ def _render_block(
     defined_at: dict[str, int],
     pipeline: Pipeline,
     resolver: Resolver,
-) -> list[tuple[str, str]]:
+) -> list[Piece]:
     if spec.use is not None:
         example = out.examples.get(spec.use)
         if example is None:
@@ -107,7 +111,7 @@ def _render_block(
                 line=spec.line,
             )
         return pipeline.views(example, spec.view)
-    assert spec.example is not None  # noqa: S101 - parse_block guarantees one of use/example
+    assert spec.example is not None
     example_id = spec.example.id
     if example_id is not None and example_id in out.examples:
         raise BlockError(
@@ -123,13 +127,11 @@ def _render_block(
     return pipeline.views(example, spec.view)
 
 
-def _fill_inline_values(text: str, out: ExpandedPage, store: Callable[[str], str]) -> str:
+def _fill_inline_values(text: str, out: ExpandedPage, store: Store) -> str:
     found = find_inline_values(text)
     pieces: list[str] = []
     position = 0
-    for item in sorted(
-        (f for f in found if isinstance(f, InlineValue)), key=lambda f: f.start
-    ):
+    for item in sorted((f for f in found if isinstance(f, InlineValue)), key=lambda f: f.start):
         pieces.append(text[position : item.start])
         try:
             pieces.append(inline_value(item, out.examples))
@@ -138,9 +140,9 @@ def _fill_inline_values(text: str, out: ExpandedPage, store: Callable[[str], str
             pieces.append(store(_inline_error_html(str(exc))))
         position = item.end
     pieces.append(text[position:])
-    for item in found:
-        if isinstance(item, BlockError):
-            out.problems.append(Problem(item.line, str(item)))
+    for problem in found:
+        if isinstance(problem, BlockError):
+            out.problems.append(Problem(problem.line, str(problem)))
     return "".join(pieces)
 
 
@@ -167,7 +169,9 @@ def inline_value(item: InlineValue, examples: dict[str, Example]) -> str:
             if token in (t.target, labels(t.target)):
                 return t
         shown = ", ".join(t.target for t in result.targets)
-        raise BlockError(f"{where}: target '{token}' is not shown; targets: {shown}", line=item.line)
+        raise BlockError(
+            f"{where}: target '{token}' is not shown; targets: {shown}", line=item.line
+        )
 
     def column(name: str) -> int:
         if name in result.vector_columns:

@@ -24,7 +24,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from mkdocs_selfattn.cache import Cache
-from mkdocs_selfattn.example import Pipeline, ResolvedFile, Settings
+from mkdocs_selfattn.chart_pool import ChartPool, default_workers
+from mkdocs_selfattn.example import PendingHtml, Pipeline, ResolvedFile, Settings, error_html
 from mkdocs_selfattn.page import expand_page
 from mkdocs_selfattn.paths import resolve_path
 from mkdocs_selfattn.render.chart import DEFAULT_COLORS, DEFAULT_FONTS, ChartStyle
@@ -55,7 +56,7 @@ markdown_extensions:
           format: !!python/name:pymdownx.superfences.fence_code_format"""
 
 
-class SelfAttnConfig(base.Config):
+class SelfAttnConfig(base.Config):  # type: ignore[no-untyped-call]
     cache_dir = c.Type(str, default=".cache/selfattn")
     """Disk cache folder, relative to the folder of mkdocs.yml; empty for memory only. It must lie
     outside docs_dir and site_dir, or `mkdocs serve` would rebuild forever."""
@@ -76,12 +77,15 @@ class SelfAttnConfig(base.Config):
     """Font families tried in order for chart text; include one with CJK glyphs."""
     on_error = c.Choice(("warn", "fail"), default="warn")
     """warn: log (fails --strict) and show the error on the page; fail: stop the build at once."""
+    chart_workers = c.Optional(c.Type(int))
+    """Processes that draw charts while pages render (default: one fewer than the cores);
+    0 draws them in the build process itself."""
     mermaid_js = c.Choice(("bundled", "cdn", "off"), default="bundled")
     """bundled: serve the mermaid 11 shipped with the plugin (works offline); cdn: leave
     mkdocs-material's CDN default; off: the site loads mermaid itself."""
 
 
-class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):
+class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-call]
     """Turns ``selfattn`` blocks and inline values into computed tables, figures and numbers."""
 
     supports_multiple_instances = False
@@ -90,11 +94,12 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):
         self._memory: dict[str, Any] = {}
         self._server: LiveReloadServer | None = None
         self._watched: set[str] = set()
+        self._pool: ChartPool | None = None
         self._reset()
 
     def _reset(self) -> None:
         self.pipeline: Pipeline | None = None
-        self.slots: dict[str, dict[str, str]] = {}
+        self.slots: dict[str, dict[str, str | PendingHtml]] = {}
         self.used_files: set[Path] = set()
         self.outside_docs: dict[str, Path] = {}
         self.problem_count = 0
@@ -123,10 +128,19 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):
             run_scripts=self.config.scripts,
             script_timeout=float(self.config.script_timeout),
         )
-        self.pipeline = Pipeline(settings, cache)
+        workers = self.config.chart_workers
+        workers = default_workers() if workers is None else workers
+        if workers > 0:
+            if self._pool is None or self._pool.workers != workers:
+                if self._pool is not None:
+                    self._pool.shutdown()
+                self._pool = ChartPool(workers)
+            self.pipeline = Pipeline(settings, cache, chart_submit=self._pool.submit)
+        else:
+            self.pipeline = Pipeline(settings, cache)
         self.project_root = project_root
         if self.config.mermaid_js == "bundled":
-            config.extra_javascript.append(MERMAID_URI)  # type: ignore[arg-type]
+            config.extra_javascript.append(MERMAID_URI)
         config.extra_css.append(CSS_URI)
         return config
 
@@ -160,42 +174,84 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):
     ) -> str:
         if "selfattn" not in markdown:
             return markdown
-        assert self.pipeline is not None  # noqa: S101 - on_config ran
-        src_path = Path(page.file.abs_src_path or Path(config.docs_dir) / page.file.src_uri)
+        assert self.pipeline is not None
+        src_path = self._src_path(page, config)
         page_name = _display(src_path, self.project_root)
         resolver = _PageResolver(self, config, src_path, page.url)
         slots = self.slots.setdefault(page.file.src_uri, {})
         prefix = "SELFATTNSLOT" + hashlib.sha1(page.file.src_uri.encode()).hexdigest()[:10]
 
-        def store(html: str) -> str:
+        def store(html: str | PendingHtml) -> str:
             token = f"{prefix}N{len(slots)}X"
             slots[token] = html
             return token
 
         expanded = expand_page(markdown, pipeline=self.pipeline, resolver=resolver, store=store)
         for problem in expanded.problems:
-            where = f"{page_name}:{problem.line}" if problem.line else page_name
-            message = f"{where}: selfattn: {problem.message}"
-            if self.config.on_error == "fail":
-                raise PluginError(message)
-            log.warning(message)
-            self.problem_count += 1
+            self._report(page_name, problem.line, [problem.message])
         self.used_files |= expanded.files
         return expanded.markdown
 
     @event_priority(50)  # before other plugins (search, minifiers) read the page's HTML
-    def on_page_content(
-        self, html: str, *, page: Page, config: MkDocsConfig, files: Files
-    ) -> str:
-        slots = self.slots.pop(page.file.src_uri, None)
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        slots = self.slots.get(page.file.src_uri)
         if not slots:
             return html
-        return replace_slots(html, slots)
+        ready = {k: v for k, v in slots.items() if isinstance(v, str)}
+        for token in ready:
+            del slots[token]
+        return replace_slots(html, ready)
+
+    # Charts drawn in a worker are collected here, after every page's markdown has been rendered
+    # (so the worker had all that time), and before search (priority 0) indexes page.content.
+    @event_priority(100)
+    def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+        slots = self.slots.pop(page.file.src_uri, None)
+        if slots and page.content is not None:
+            page.content = replace_slots(page.content, self._resolve(slots, page, config))
+        return context
+
+    def _resolve(
+        self, slots: dict[str, str | PendingHtml], page: Page, config: MkDocsConfig
+    ) -> dict[str, str]:
+        assert self.pipeline is not None
+        page_name = _display(self._src_path(page, config), self.project_root)
+        resolved: dict[str, str] = {}
+        for token, content in slots.items():
+            if isinstance(content, str):
+                resolved[token] = content
+                continue
+            try:
+                resolved[token] = content.resolve()
+            except Exception as exc:  # a worker failure (any kind) must not end the build
+                message = f"the chart could not be drawn ({type(exc).__name__}: {exc})"
+                resolved[token] = error_html(message)
+                self.pipeline.warnings.append(message)
+            self._report(page_name, content.line, self.pipeline.warnings)
+        return resolved
+
+    def _report(self, page_name: str, line: int | None, messages: list[str]) -> None:
+        for text in messages:
+            where = f"{page_name}:{line}" if line else page_name
+            message = f"{where}: selfattn: {text}"
+            if self.config.on_error == "fail":
+                raise PluginError(message)
+            log.warning(message)
+            self.problem_count += 1
+        messages.clear()
+
+    def _src_path(self, page: Page, config: MkDocsConfig) -> Path:
+        return Path(page.file.abs_src_path or Path(config.docs_dir) / page.file.src_uri)
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
         for uri, path in sorted(self.outside_docs.items()):
             files.append(File.generated(config, uri, abs_src_path=str(path)))
         return env
+
+    def on_shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     # -- serve ----------------------------------------------------------------------------------
 
@@ -212,7 +268,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):
 
     def _watch_new_files(self, config: MkDocsConfig) -> None:
         """Watch CSVs and scripts outside docs_dir (inside it, MkDocs already watches)."""
-        assert self._server is not None  # noqa: S101 - only called under serve
+        assert self._server is not None
         docs = Path(config.docs_dir).resolve()
         for path in sorted(self.used_files):
             if docs in path.parents or str(path) in self._watched:

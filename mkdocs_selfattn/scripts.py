@@ -1,8 +1,8 @@
 """Run an example script the way a reader would, bounded in time and output.
 
-The script's real stdout is what the ``output`` view shows, so the code on the page and the numbers
-on the page cannot drift apart. A runaway script is killed at the timeout and its output capped, so a
-student's pull request cannot hang CI or exhaust its memory.
+The script's real stdout is what the ``output`` view shows, so the code on the page and the
+numbers on the page cannot drift apart. A runaway script is killed at the timeout and its output
+capped, so a student's pull request cannot hang CI or exhaust its memory.
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ def run_script(path: Path, *, cwd: Path, timeout: float, display: str) -> Script
             stderr=subprocess.PIPE,
         )
     except OSError as exc:
-        raise ScriptError(f"script {display} could not be started ({exc.strerror or exc})") from None
+        raise ScriptError(
+            f"script {display} could not be started ({exc.strerror or exc})"
+        ) from None
     stdout, stderr, status = _collect(process, started + timeout)
     seconds = time.monotonic() - started
     if status == "timeout":
@@ -58,9 +60,7 @@ def run_script(path: Path, *, cwd: Path, timeout: float, display: str) -> Script
     if process.returncode != 0:
         tail = stderr.decode("utf-8", "replace").strip().splitlines()[-6:]
         detail = " | ".join(tail) if tail else "no error output"
-        raise ScriptError(
-            f"script {display} exited with status {process.returncode}: {detail}"
-        )
+        raise ScriptError(f"script {display} exited with status {process.returncode}: {detail}")
     try:
         text = stdout.decode("utf-8")
     except UnicodeDecodeError:
@@ -70,7 +70,8 @@ def run_script(path: Path, *, cwd: Path, timeout: float, display: str) -> Script
 
 def _collect(process: subprocess.Popen[bytes], deadline: float) -> tuple[bytes, bytes, str]:
     """Read both pipes until exit, the deadline, or too much output; kill on the last two."""
-    assert process.stdout is not None and process.stderr is not None  # noqa: S101 - set above
+    assert process.stdout is not None
+    assert process.stderr is not None
     out, err = bytearray(), bytearray()
     status = "ok"
     with selectors.DefaultSelector() as selector:

@@ -11,7 +11,10 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -152,26 +155,31 @@ def parse_table(
     if n_rows == 0:
         raise DataError(source, "the file has a header but no data rows", line=2)
 
-    scores = _float_column(arrow, cols.score)
-    vector_values = np.empty((n_rows, len(vector_columns)), dtype=np.float64)
-    for j, name in enumerate(vector_columns):
-        vector_values[:, j] = _float_column(arrow, name)
-    if not (np.isfinite(scores).all() and np.isfinite(vector_values).all()):
-        _raise_diagnosis(data, header, cols, vector_columns, has_index, source)
+    def problem() -> DataError:
+        return diagnose(data, header, cols, vector_columns, has_index, source)
 
-    encoded: dict[str, tuple[tuple[str, ...], IntArray]] = {}
-    for name in cols.text_columns:
-        values, codes = _encode(arrow.column(name))
-        if "" in values:
-            _raise_diagnosis(data, header, cols, vector_columns, has_index, source)
-        encoded[name] = (values, codes)
+    # The four text columns are hashed on worker threads (Arrow releases the GIL) while this
+    # thread copies the numbers: after parsing, encoding is the largest cost left.
+    text_names = list(dict.fromkeys(cols.text_columns))
+    with ThreadPoolExecutor(max_workers=min(len(text_names), os.cpu_count() or 1)) as pool:
+        pending = {name: pool.submit(_encode, arrow.column(name)) for name in text_names}
+        scores = np.empty(n_rows, dtype=np.float64)
+        vector_values = np.empty((n_rows, len(vector_columns)), dtype=np.float64)
+        numbers_ok = _copy_floats(arrow.column(cols.score), scores)
+        for j, name in enumerate(vector_columns):
+            numbers_ok = _copy_floats(arrow.column(name), vector_values[:, j]) and numbers_ok
+        encoded = {name: future.result() for name, future in pending.items()}
+    if not numbers_ok:
+        raise problem()
+    if any("" in values for values, _ in encoded.values()):
+        raise problem()
 
     target_index = candidate_index = None
     if has_index:
         target_index = _int_column(arrow, cols.target_index)
         candidate_index = _int_column(arrow, cols.candidate_index)
         if target_index is None or candidate_index is None:
-            _raise_diagnosis(data, header, cols, vector_columns, has_index, source)
+            raise problem()
 
     return CandidateTable(
         source=source,
@@ -215,12 +223,14 @@ def _read_header(data: bytes, source: str) -> list[str]:
 
 
 def _first_record_text(data: bytes, source: str) -> str:
-    """The header's text; headers rarely hold quoted newlines, but allow them."""
-    end = data.find(b"\n")
-    chunk = data if end < 0 else data[: end + 1]
-    while chunk.count(b'"') % 2 == 1 and len(chunk) < len(data):
-        nxt = data.find(b"\n", len(chunk))
-        chunk = data if nxt < 0 else data[: nxt + 1]
+    """The header's text; headers rarely hold quoted newlines, but allow them.
+
+    Lines may end in LF, CRLF or a lone CR (old Mac files), as Arrow's reader allows all three.
+    """
+    end = _line_end(data, 0)
+    while data.count(b'"', 0, end) % 2 == 1 and end < len(data):
+        end = _line_end(data, end)
+    chunk = data[:end]
     try:
         return chunk.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -229,6 +239,23 @@ def _first_record_text(data: bytes, source: str) -> str:
             f"byte {exc.start + 1} of the header is not UTF-8; save the file as UTF-8",
             line=1,
         ) from None
+
+
+def _line_end(data: bytes, start: int) -> int:
+    """Offset just past the line ending that follows ``start`` (or the end of the data)."""
+    lf = data.find(b"\n", start)
+    cr = data.find(b"\r", start)
+    if cr >= 0 and (lf < 0 or cr < lf):
+        return cr + 2 if data[cr + 1 : cr + 2] == b"\n" else cr + 1
+    return len(data) if lf < 0 else lf + 1
+
+
+def _line_of_offset(data: bytes, offset: int) -> tuple[int, int]:
+    """(line, byte in that line), both from 1, of ``offset``, counting lines as csv does."""
+    before = data[:offset]
+    line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+    line_start = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
+    return line, offset - line_start + 1
 
 
 def _vector_columns(
@@ -255,6 +282,14 @@ def _vector_columns(
             )
         if not chosen:
             raise DataError(source, "the list of vector columns is empty; name at least one")
+        textual = [v for v in chosen if v in cols.text_columns]
+        if textual:
+            raise DataError(
+                source,
+                f"vector column(s) {', '.join(repr(t) for t in textual)} hold the document, "
+                "target, candidate or role text; list numeric columns only",
+                line=1,
+            )
         return chosen
     reserved = {*required, *cols.index_columns}
     chosen = tuple(h for h in header if h not in reserved)
@@ -320,11 +355,24 @@ def _parse_with_arrow(
         _raise_diagnosis(data, header, cols, vector_columns, has_index, source)
 
 
-def _float_column(arrow: Any, name: str) -> FloatArray:
-    column = arrow.column(name)
+def _copy_floats(column: Any, out: FloatArray) -> bool:
+    """Copy a float column chunk by chunk into ``out``; False if a value is missing or not finite.
+
+    Writing each chunk straight into its slice of the destination (which may be a strided column
+    of the vector matrix) avoids concatenating the chunks first and copying a second time.
+    """
     if column.null_count:
-        return np.full(arrow.num_rows, np.nan)
-    return np.ascontiguousarray(column.to_numpy(), dtype=np.float64)
+        return False
+    start = 0
+    for chunk in column.chunks:
+        stop = start + len(chunk)
+        out[start:stop] = chunk.to_numpy(zero_copy_only=False)
+        start = stop
+    # The sum is finite exactly when no value is inf or nan, unless finite values overflow it;
+    # only then is the exact (slower) element-wise test needed.
+    with np.errstate(all="ignore"):
+        total = out.sum()
+    return bool(np.isfinite(total) or np.isfinite(out).all())
 
 
 def _int_column(arrow: Any, name: str) -> IntArray | None:
@@ -335,10 +383,21 @@ def _int_column(arrow: Any, name: str) -> IntArray | None:
 
 
 def _encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
-    """Dictionary-encode; Arrow assigns codes in first-appearance order, which the core relies on."""
-    encoded = column.combine_chunks().dictionary_encode()
-    values = tuple(str(v) for v in encoded.dictionary.to_pylist())
-    codes = np.ascontiguousarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+    """Dictionary-encode; codes are numbered by first appearance, which the core relies on.
+
+    Encoding the chunked column directly shares one hash table across chunks (so every chunk
+    carries the same, final dictionary) and skips concatenating a million strings first.
+    """
+    encoded = column.dictionary_encode()
+    chunks = encoded.chunks
+    codes = np.empty(len(column), dtype=np.int64)
+    start = 0
+    for chunk in chunks:
+        stop = start + len(chunk)
+        codes[start:stop] = chunk.indices.to_numpy(zero_copy_only=False)
+        start = stop
+    dictionary = chunks[-1].dictionary if chunks else []
+    values = tuple(str(v) for v in dictionary.to_pylist()) if chunks else ()
     return values, codes
 
 
@@ -367,8 +426,7 @@ def diagnose(
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, column = _line_of_offset(data, exc.start)
         return DataError(
             source,
             f"byte {column} of this line is not UTF-8 (0x{data[exc.start]:02x}); "
@@ -403,16 +461,9 @@ def diagnose(
                 if problem:
                     return DataError(source, problem, line=start, column=name)
             for name in integers:
-                value = record[positions[name]].strip()
-                try:
-                    int(value)
-                except ValueError:
-                    return DataError(
-                        source,
-                        f"{value!r} is not a whole number; write a token position such as 3",
-                        line=start,
-                        column=name,
-                    )
+                problem = _int_problem(record[positions[name]])
+                if problem:
+                    return DataError(source, problem, line=start, column=name)
     except csv.Error as exc:
         return DataError(
             source, f"malformed CSV ({exc}); check the quotes on this line", line=reader.line_num
@@ -420,16 +471,36 @@ def diagnose(
     return DataError(source, "the file could not be parsed as CSV; check its quoting and commas")
 
 
+# What Arrow's converters accept, no more: Python's float() and int() also take "1_000", "+3",
+# full-width digits and Unicode spaces, which Arrow refuses. Were the diagnosis that lenient, a
+# value Arrow rejected would pass here and the user would get an error with no line number.
+_ARROW_BLANKS = " \t"
+_FLOAT = re.compile(
+    r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)",
+    re.IGNORECASE,
+)
+_INT = re.compile(r"-?[0-9]+")
+
+
 def _float_problem(raw: str) -> str | None:
-    value = raw.strip()
+    value = raw.strip(_ARROW_BLANKS)
     if value == "":
         return "the value is empty; write a number"
-    try:
-        number = float(value)
-    except ValueError:
+    if not _FLOAT.fullmatch(value):
         return f"{value!r} is not a number; write a decimal number such as 1.25"
-    if not math.isfinite(number):
+    if not math.isfinite(float(value)):
         return f"{value!r} is not a finite number; write a real value"
+    return None
+
+
+def _int_problem(raw: str) -> str | None:
+    value = raw.strip(_ARROW_BLANKS)
+    if value == "":
+        return "the value is empty; write a token position such as 3"
+    if not _INT.fullmatch(value):
+        return f"{value!r} is not a whole number; write a token position such as 3"
+    if not -(2**63) <= int(value) < 2**63:
+        return f"{value!r} is too large for a token position"
     return None
 
 
@@ -454,11 +525,13 @@ def row_line(data: bytes, row_number: int) -> int:
 
 
 def _count_nonblank_lines(data: bytes, row_number: int) -> int:
+    # splitlines() breaks at LF, CRLF and a lone CR, the three endings Arrow and csv accept.
+    lines = data.splitlines()
     seen = -1
-    for line_number, line in enumerate(data.split(b"\n"), start=1):
-        if not line.strip(b"\r"):
+    for line_number, line in enumerate(lines, start=1):
+        if not line:
             continue
         if seen == row_number:
             return line_number
         seen += 1
-    return data.count(b"\n") + 1
+    return len(lines) + 1

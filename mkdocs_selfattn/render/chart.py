@@ -82,7 +82,7 @@ def render_chart(
         for cand in target.candidates:
             if cand.token not in candidates:
                 candidates.append(cand.token)
-    rc = {
+    rc: Any = {
         "svg.fonttype": "none",
         "svg.hashsalt": "mkdocs-selfattn",
         "font.family": ["sans-serif"],
@@ -105,7 +105,8 @@ def render_chart(
     }
     with warnings.catch_warnings(record=True) as caught, rc_context(rc):
         warnings.simplefilter("always")
-        fig = Figure(figsize=(style.width, style.height), layout="constrained")
+        fig = Figure(figsize=(style.width, style.height))
+        fig.subplots_adjust(left=0.09, right=0.99, bottom=0.17, top=0.93)
         try:
             _draw(fig, result, labels, candidates, style, number_format, words, title)
             buffer = StringIO()
@@ -171,12 +172,14 @@ _SIZE_ATTRS = re.compile(r'(<svg\b[^>]*?)\s(width|height)="[^"]*"')
 _IDS = re.compile(r'\bid="([^"]+)"')
 
 
-def _finish_svg(svg: str, result: DocumentResult, labels: Labels, key: str, title: str | None) -> str:
+def _finish_svg(
+    svg: str, result: DocumentResult, labels: Labels, key: str, title: str | None
+) -> str:
     """Inline-ready SVG: no prolog, unique ids, theme colours, an accessible title and summary."""
     svg = _XML_PROLOG.sub(r"\1", svg, count=1)
     svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)
     # Matplotlib's global "*{…}" rule would restyle every SVG on the page once inlined.
-    svg = svg.replace("<style type=\"text/css\">*{", "<style type=\"text/css\">.selfattn-chart *{")
+    svg = svg.replace('<style type="text/css">*{', '<style type="text/css">.selfattn-chart *{')
     for _ in range(2):
         svg = _SIZE_ATTRS.sub(r"\1", svg, count=1)
     prefix = f"sa{key}-"

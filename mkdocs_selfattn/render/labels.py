@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 
 @dataclass(frozen=True)
 class Labels:
     """How tokens read on the page: CSV tokens stay data, labels are what readers see."""
 
-    display: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    display: Mapping[str, str] = field(default_factory=dict)
 
     def __call__(self, token: str) -> str:
         return self.display.get(token, token)

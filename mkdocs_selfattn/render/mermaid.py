@@ -52,7 +52,8 @@ def render_mermaid(
     lines = [
         "flowchart TD",
         f"  doc{_label(t('document'), mermaid_label(result.document))}",
-        "  cand" + _label(t("candidates"), " · ".join(mermaid_label(labels(c)) for c in candidates)),
+        "  cand"
+        + _label(t("candidates"), " · ".join(mermaid_label(labels(c)) for c in candidates)),
         "  doc --> cand",
     ]
     for n, target in enumerate(result.targets):

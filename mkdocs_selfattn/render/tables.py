@@ -91,7 +91,10 @@ def render_compare(result: DocumentResult, labels: Labels, digits: int = 3) -> s
         rows.append(row)
     for name in [n for n, _ in result.targets[0].groups] if result.targets else []:
         rows.append(
-            [f"*{md_text(name)}*", *(py_round(dict(t.groups)[name], digits) for t in result.targets)]
+            [
+                f"*{md_text(name)}*",
+                *(py_round(dict(t.groups)[name], digits) for t in result.targets),
+            ]
         )
     return _table(header, align, rows)
 
