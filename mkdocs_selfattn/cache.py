@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 FORMAT = 1
+MEMORY_ENTRIES = 4096
+"""Bound on in-memory entries, so a long `mkdocs serve` session does not grow without limit."""
 
 
 def content_key(*parts: Any) -> str:
@@ -51,13 +53,18 @@ class Cache:
             self.misses += 1
             return None
         self.hits += 1
-        self.memory[name] = value
+        self._remember(name, value)
         return value
 
     def put(self, kind: str, key: str, value: Any) -> None:
         name = f"{kind}-{key}"
-        self.memory[name] = value
+        self._remember(name, value)
         self._write(name, value)
+
+    def _remember(self, name: str, value: Any) -> None:
+        self.memory[name] = value
+        while len(self.memory) > MEMORY_ENTRIES:
+            del self.memory[next(iter(self.memory))]
 
     def _path(self, name: str) -> Path:
         assert self.folder is not None
