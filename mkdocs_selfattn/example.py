@@ -183,9 +183,9 @@ class Pipeline:
             if name == "output":
                 pieces.append(("md", self._output(example)))
             elif name == "table":
-                pieces.append(("md", render_tables(example.result, example.labels)))
+                pieces.append(("md", render_tables(example.result, example.labels, number_format)))
             elif name == "compare":
-                pieces.append(("md", render_compare(example.result, example.labels)))
+                pieces.append(("md", render_compare(example.result, example.labels, number_format)))
             elif name == "csv":
                 pieces.append(("md", self._csv_rows(example)))
             elif name == "mermaid":

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from mkdocs_selfattn.attention import DocumentResult, TargetResult
 from mkdocs_selfattn.render.escape import html_text, md_text
-from mkdocs_selfattn.render.labels import Labels, py_list, py_round
+from mkdocs_selfattn.render.labels import Labels, format_value
 
 
 def _table(header: Sequence[str], align: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -27,34 +27,42 @@ def _token_cell(labels: Labels, token: str) -> str:
 
 
 def render_target_table(
-    result: DocumentResult, target: TargetResult, labels: Labels, digits: int = 3
+    result: DocumentResult, target: TargetResult, labels: Labels, number_format: str | None = None
 ) -> str:
     """One target: its candidates with role, score, weight and vector, then the representation."""
     header = ["candidate", "role", "score", "weight", *(md_text(c) for c in result.vector_columns)]
     align = ["l", "l", "r", "r", *("r" for _ in result.vector_columns)]
     rows = []
     for cand in target.candidates:
-        weight = py_round(cand.weight, digits)
+        weight = format_value(cand.weight, number_format)
         if cand.token == target.top:
             weight = f"**{weight}**"
         rows.append(
             [
                 _token_cell(labels, cand.token),
                 md_text(cand.role),
-                py_round(cand.score, digits),
+                format_value(cand.score, number_format),
                 weight,
-                *(py_round(v, digits) for v in cand.vector),
+                *(format_value(v, number_format) for v in cand.vector),
             ]
         )
     rows.append(
-        ["*new representation*", "", "", "", *(py_round(v, digits) for v in target.representation)]
+        [
+            "*new representation*",
+            "",
+            "",
+            "",
+            *(format_value(v, number_format) for v in target.representation),
+        ]
     )
-    rows.append(["*baseline*", "", "", "", *(py_round(v, digits) for v in result.baseline)])
-    rows.append(["*shift*", "", "", "", *(py_round(v, digits) for v in target.shift)])
+    rows.append(
+        ["*baseline*", "", "", "", *(format_value(v, number_format) for v in result.baseline)]
+    )
+    rows.append(["*shift*", "", "", "", *(format_value(v, number_format) for v in target.shift)])
     return _table(header, align, rows)
 
 
-def render_tables(result: DocumentResult, labels: Labels, digits: int = 3) -> str:
+def render_tables(result: DocumentResult, labels: Labels, number_format: str | None = None) -> str:
     """Every requested target, each under a caption naming it, its top token and groups."""
     parts: list[str] = []
     for target in result.targets:
@@ -63,12 +71,12 @@ def render_tables(result: DocumentResult, labels: Labels, digits: int = 3) -> st
             f"{_token_cell(labels, target.top)}"
         )
         for name, weight in target.groups:
-            caption += f" · {md_text(name)}: {py_round(weight, digits)}"
-        parts.append(caption + "\n\n" + render_target_table(result, target, labels, digits))
+            caption += f" · {md_text(name)}: {format_value(weight, number_format)}"
+        parts.append(caption + "\n\n" + render_target_table(result, target, labels, number_format))
     return "\n\n".join(parts)
 
 
-def render_compare(result: DocumentResult, labels: Labels, digits: int = 3) -> str:
+def render_compare(result: DocumentResult, labels: Labels, number_format: str | None = None) -> str:
     """Candidates × targets; each target's top weight in bold so the shift of focus shows."""
     order: list[str] = []
     for target in result.targets:
@@ -86,14 +94,14 @@ def render_compare(result: DocumentResult, labels: Labels, digits: int = 3) -> s
                 row.append("–")
                 continue
             weight = sum(c.weight for c in matches)
-            cell = py_round(weight, digits)
+            cell = format_value(weight, number_format)
             row.append(f"**{cell}** ▲" if token == target.top else cell)
         rows.append(row)
     for name in [n for n, _ in result.targets[0].groups] if result.targets else []:
         rows.append(
             [
                 f"*{md_text(name)}*",
-                *(py_round(dict(t.groups)[name], digits) for t in result.targets),
+                *(format_value(dict(t.groups)[name], number_format) for t in result.targets),
             ]
         )
     return _table(header, align, rows)
@@ -120,7 +128,3 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def render_vector(values: Sequence[float], digits: int = 3) -> str:
-    return py_list(values, digits)
