@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.table import CandidateTable, FloatArray, IntArray
+
+_PARALLEL_ROWS = 100_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,47 +71,32 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     n = table.n_rows
     order, starts, sizes = _segments(_group_keys(table))
     n_groups = int(starts.shape[0])
-    dims = table.vectors.shape[1]
+    distinct_sizes = np.unique(sizes).tolist()
+    # The usual course layout: each group's rows together, every group the same size. Then the
+    # table reshapes into a (groups × candidates) matrix and nothing needs gathering.
+    uniform = int(distinct_sizes[0]) if order is None and len(distinct_sizes) == 1 else None
 
-    weights = np.empty(n, dtype=np.float64)
-    representation = np.empty((n_groups, dims), dtype=np.float64)
-    top_row = np.empty(n_groups, dtype=np.int64)
-    # Groups of equal size are computed together as the rows of a matrix; a course file usually
-    # has one size, so this is one pass. Without reordering (``order`` is None) and with a single
-    # size the matrix is a reshaped view of the table and nothing is gathered.
-    distinct_sizes = np.unique(sizes)
-    for size in distinct_sizes.tolist():
-        if order is None and distinct_sizes.shape[0] == 1:
-            members: IntArray | None = None
-            rows = None
-            group_scores = table.scores.reshape(n_groups, size)
-        else:
-            members = np.flatnonzero(sizes == size)
-            positions = starts[members][:, None] + np.arange(size, dtype=np.int64)
-            rows = positions if order is None else order[positions]
-            group_scores = table.scores[rows]
-        group_weights = _softmax_rows(group_scores, temperature)
-        del group_scores
-        if rows is None:
-            weights.reshape(n_groups, size)[...] = group_weights
-            representation[...] = _weighted_sums(group_weights, table.vectors, None)
-            top_row[...] = starts + np.argmax(group_weights, axis=1)
-        else:
-            weights[rows] = group_weights
-            representation[members] = _weighted_sums(group_weights, table.vectors, rows)
-            # argmax returns the first maximum: ties go to the earliest candidate in CSV order.
-            top_row[members] = rows[np.arange(rows.shape[0]), np.argmax(group_weights, axis=1)]
+    if n >= _PARALLEL_ROWS:
+        # The baselines need no weights: on a large table they run beside the softmax.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pending = pool.submit(_baselines, table, uniform)
+            weights, representation, top_row = _softmax_groups(
+                table, temperature, order, starts, sizes, distinct_sizes, uniform
+            )
+            baseline = pending.result()
+    else:
+        weights, representation, top_row = _softmax_groups(
+            table, temperature, order, starts, sizes, distinct_sizes, uniform
+        )
+        baseline = _baselines(table, uniform)
 
-    if order is None:
-        order = np.arange(n, dtype=np.int64)
-    first_rows = order[starts]
+    first_rows = starts if order is None else order[starts]
     group_document = table.document_codes[first_rows]
-    baseline = _baselines(table)
     shift = representation - baseline[group_document]
     return AttentionResults(
         table=table,
         temperature=temperature,
-        order=order,
+        order=np.arange(n, dtype=np.int64) if order is None else order,
         starts=starts,
         sizes=sizes,
         group_document=group_document,
@@ -121,38 +110,66 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     )
 
 
+def _softmax_groups(
+    table: CandidateTable,
+    temperature: float,
+    order: IntArray | None,
+    starts: IntArray,
+    sizes: IntArray,
+    distinct_sizes: list[int],
+    uniform: int | None,
+) -> tuple[FloatArray, FloatArray, IntArray]:
+    """Per-row weights, per-group representations and top rows.
+
+    Groups of one size are computed together as the rows of a matrix, so the number of numpy
+    passes grows with the number of distinct sizes, not of groups.
+    """
+    n_groups = int(starts.shape[0])
+    dims = table.vectors.shape[1]
+    if uniform is not None:
+        group_weights = _softmax_rows(table.scores.reshape(n_groups, uniform), temperature)
+        vectors = table.vectors.reshape(n_groups, uniform, dims)
+        representation = _weighted_sums(group_weights, vectors)
+        # argmax returns the first maximum: ties go to the earliest candidate in CSV order.
+        top_row = starts + np.argmax(group_weights, axis=1)
+        return group_weights.reshape(-1), representation, top_row
+
+    weights = np.empty(table.n_rows, dtype=np.float64)
+    representation = np.empty((n_groups, dims), dtype=np.float64)
+    top_row = np.empty(n_groups, dtype=np.int64)
+    for size in distinct_sizes:
+        members = np.flatnonzero(sizes == size)
+        positions = starts[members][:, None] + np.arange(size, dtype=np.int64)
+        rows = positions if order is None else order[positions]
+        group_weights = _softmax_rows(table.scores[rows], temperature)
+        weights[rows] = group_weights
+        representation[members] = _weighted_sums(group_weights, table.vectors[rows])
+        top_row[members] = rows[np.arange(rows.shape[0]), np.argmax(group_weights, axis=1)]
+    return weights, representation, top_row
+
+
 def _softmax_rows(scores: FloatArray, temperature: float) -> FloatArray:
-    """Softmax of each row of a (groups × candidates) matrix."""
+    """Softmax of each row of a (groups × candidates) matrix, in a new array."""
     # Subtracting the row maximum before dividing keeps exp() in range even for ±1e300 scores:
     # every difference is ≤ 0, so the largest term is exactly exp(0) = 1 and nothing overflows.
     # (A difference of two huge scores can still overflow to -inf; exp(-inf) = 0 is then right.)
     with np.errstate(over="ignore", under="ignore"):
-        exps = scores - scores.max(axis=1, keepdims=True)
+        exps: FloatArray = scores - scores.max(axis=1, keepdims=True)
         if temperature != 1.0:
             exps /= temperature
         np.exp(exps, out=exps)
-    totals = _row_sums(exps)
-    exps /= totals[:, None]
+    # An accumulate adds left to right by definition; its last column is Python's sum().
+    totals = np.add.accumulate(exps, axis=1)[:, -1:]
+    exps /= totals
     return exps
 
 
-def _row_sums(values: FloatArray) -> FloatArray:
-    """Sum of each row, left to right (an accumulate is sequential by definition)."""
-    if values.shape[1] == 1:
-        return values[:, 0] + 0.0
-    # "+ 0.0" turns a -0.0 total into 0.0, as Python's sum(), which starts from 0, would give.
-    return np.add.accumulate(values, axis=1)[:, -1] + 0.0
-
-
-def _weighted_sums(weights: FloatArray, vectors: FloatArray, rows: IntArray | None) -> FloatArray:
-    """Per group, Σ weight × vector over its candidates, one vector column at a time."""
-    n_groups, size = weights.shape
-    out = np.empty((n_groups, vectors.shape[1]), dtype=np.float64)
-    for j in range(vectors.shape[1]):
-        column = vectors[:, j]
-        values = column.reshape(n_groups, size) if rows is None else column[rows]
-        out[:, j] = _row_sums(weights * values)
-    return out
+def _weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
+    """Σ weight × vector over each group's candidates: (groups × c) and (groups × c × d) in."""
+    products: FloatArray = weights[:, :, None] * vectors
+    np.add.accumulate(products, axis=1, out=products)
+    # "+ 0.0" turns a -0.0 sum into 0.0, as Python's sum(), which starts from 0, would give.
+    return products[:, -1, :] + 0.0
 
 
 def _group_keys(table: CandidateTable) -> IntArray:
@@ -206,15 +223,22 @@ def _segments(keys: IntArray) -> tuple[IntArray | None, IntArray, IntArray]:
     return order, starts, counts.astype(np.int64)
 
 
-def _baselines(table: CandidateTable) -> FloatArray:
+def _baselines(table: CandidateTable, uniform: int | None = None) -> FloatArray:
     """Plain mean of each document's distinct candidates (first occurrence of each).
 
     ``bincount`` adds its weights in row order starting from 0, which is the script's ``sum()``.
     """
-    keys = table.document_codes * max(len(table.candidates), 1) + table.candidate_codes
-    if table.candidate_index is not None:
-        keys = _combine(keys, table.candidate_index)
-    is_first = _first_occurrences(keys)
+    is_first = None
+    if uniform is not None:
+        candidate_keys = table.candidate_codes
+        if table.candidate_index is not None:
+            candidate_keys = _combine(candidate_keys, table.candidate_index)
+        is_first = _first_group_rows(table, candidate_keys, uniform)
+    if is_first is None:
+        keys = table.document_codes * max(len(table.candidates), 1) + table.candidate_codes
+        if table.candidate_index is not None:
+            keys = _combine(keys, table.candidate_index)
+        is_first = _first_occurrences(keys)
     docs = table.document_codes[is_first]
     n_docs = len(table.documents)
     counts = np.bincount(docs, minlength=n_docs).astype(np.float64)
@@ -225,6 +249,30 @@ def _baselines(table: CandidateTable) -> FloatArray:
         with np.errstate(invalid="ignore", divide="ignore"):
             baseline[:, j] = sums / counts
     return baseline
+
+
+def _first_group_rows(
+    table: CandidateTable, candidate_keys: IntArray, size: int
+) -> npt.NDArray[np.bool_] | None:
+    """First occurrences without hashing every row, when the layout allows it; else None.
+
+    In a course CSV each target of a document re-reads the same candidates in the same order. If
+    so (checked here), and the document's first group names no candidate twice, then exactly the
+    rows of each document's first group are the first occurrences.
+    """
+    n_groups = table.n_rows // size
+    keys = candidate_keys.reshape(n_groups, size)
+    group_docs = table.document_codes[::size]
+    docs, first_group = np.unique(group_docs, return_index=True)
+    leader = first_group[np.searchsorted(docs, group_docs)]
+    if not np.array_equal(keys, keys[leader]):
+        return None
+    leaders = np.sort(keys[first_group], axis=1)
+    if np.any(leaders[:, 1:] == leaders[:, :-1]):
+        return None
+    is_first = np.zeros((n_groups, size), dtype=bool)
+    is_first[first_group] = True
+    return is_first.reshape(-1)
 
 
 def _first_occurrences(keys: IntArray) -> npt.NDArray[np.bool_]:
@@ -241,54 +289,6 @@ def _first_occurrences(keys: IntArray) -> npt.NDArray[np.bool_]:
 
 # ---------------------------------------------------------------------------------------------
 # One document, as pages and the command line see it.
-
-
-@dataclass(frozen=True)
-class CandidateResult:
-    token: str
-    index: int | None
-    role: str
-    score: float
-    weight: float
-    vector: tuple[float, ...]
-
-
-@dataclass(frozen=True)
-class TargetResult:
-    target: str
-    target_index: int | None
-    candidates: tuple[CandidateResult, ...]
-    representation: tuple[float, ...]
-    shift: tuple[float, ...]
-    top: str
-    top_index: int | None
-    groups: tuple[tuple[str, float], ...]
-
-    def candidate(self, token: str) -> CandidateResult:
-        for item in self.candidates:
-            if item.token == token:
-                return item
-        raise KeyError(token)
-
-
-@dataclass(frozen=True)
-class DocumentResult:
-    """What one example shows: a document's targets with their weights, in CSV order."""
-
-    source: str
-    csv_rows: int
-    document: str
-    document_rows: int
-    vector_columns: tuple[str, ...]
-    baseline: tuple[float, ...]
-    targets: tuple[TargetResult, ...]
-    temperature: float
-
-    def target(self, token: str) -> TargetResult:
-        for item in self.targets:
-            if item.target == token:
-                return item
-        raise KeyError(token)
 
 
 def compute_document(

@@ -25,6 +25,12 @@ VIEWS = ("output", "table", "compare", "csv", "mermaid", "chart", "code")
 TEXT_KEYS = (
     "document",
     "candidates",
+    "candidate",
+    "role",
+    "score",
+    "weight",
+    "top",
+    "baseline",
     "target",
     "weights",
     "representation",
@@ -169,11 +175,17 @@ def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict
     seen: dict[Any, int] = {}
     for key_node, _ in node.value:
         key = loader.construct_object(key_node)
+        try:
+            hash(key)
+        except TypeError:
+            raise yaml.constructor.ConstructorError(
+                None, None, "a key must be plain text, not a list or mapping", key_node.start_mark
+            ) from None
         if key in seen:
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
-                f"duplicate key {key!r} (first on line {seen[key] + 1})",
+                f"duplicate key {key!r}; each key may appear once",
                 key_node.start_mark,
             )
         seen[key] = key_node.start_mark.line
@@ -341,8 +353,8 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
     )
     if example.targets is not None and not example.targets:
         raise reader.fail("targets", "the list is empty; leave the key out to show every target")
-    if "script" in data and "code" in view.show and example.script is None:
-        raise reader.fail("show", "the 'code' view needs 'script:'")
+    if "code" in view.show and example.script is None:
+        raise reader.fail("show", "the 'code' view lists the example script: add 'script:'")
     return BlockSpec(line=start, view=view, example=example)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 
@@ -36,18 +37,26 @@ def _group(text: str) -> tuple[str, list[str]]:
 
 def _column(text: str) -> tuple[str, str]:
     role, name = _pair(text, "--column")
-    if role not in ColumnMap.keys():
+    roles = ColumnMap.keys()
+    if role not in roles:
         raise argparse.ArgumentTypeError(
-            f"--column role {role!r} is unknown; roles: {', '.join(ColumnMap.keys())}"
+            f"--column role {role!r} is unknown; roles: {', '.join(roles)}"
         )
     return role, name
 
 
 def _temperature(text: str) -> float:
+    # Refused here rather than by the core so that 0, -1 or nan is a usage error (exit 2)
+    # about the command line, not a data error blamed on the CSV file.
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--temperature needs a number, not {text!r}") from None
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"--temperature needs a number greater than 0, not {text!r}"
+        )
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Protocol
 
 from mkdocs_selfattn import __version__
-from mkdocs_selfattn.attention import DocumentResult
 from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
 from mkdocs_selfattn.cache import Cache, content_key
-from mkdocs_selfattn.errors import DataError, ScriptError
+from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
 from mkdocs_selfattn.render.chart import ChartStyle
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.jsonout import result_from_dict, result_to_dict
@@ -27,6 +26,7 @@ from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import render_compare, render_csv_rows, render_tables
+from mkdocs_selfattn.results import DocumentResult
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ class Pipeline:
         else:
             result = _compute(spec, csv_file, csv_bytes)
             self.cache.put("result", key, {**result_to_dict(result), "source": result.source})
-        labels = Labels(dict(spec.display))
+        labels = Labels(dict(spec.display)).for_result(result)
         printout = render_printout(result, labels)
         script_output = None
         if script_file is not None and script_text is not None and self.settings.run_scripts:
@@ -176,16 +176,18 @@ class Pipeline:
 
     # -- views --------------------------------------------------------------------------------
 
-    def views(self, example: Example, view: ViewOptions) -> list[Piece]:
+    def views(self, example: Example, view: ViewOptions, line: int) -> list[Piece]:
         number_format = view.number_format or self.settings.number_format
         pieces: list[Piece] = []
         for name in view.show:
             if name == "output":
                 pieces.append(("md", self._output(example)))
             elif name == "table":
-                pieces.append(("md", render_tables(example.result, example.labels, number_format)))
+                table = render_tables(example.result, example.labels, number_format, view.text)
+                pieces.append(("md", table))
             elif name == "compare":
-                pieces.append(("md", render_compare(example.result, example.labels, number_format)))
+                table = render_compare(example.result, example.labels, number_format, view.text)
+                pieces.append(("md", table))
             elif name == "csv":
                 pieces.append(("md", self._csv_rows(example)))
             elif name == "mermaid":
@@ -200,7 +202,7 @@ class Pipeline:
             elif name == "chart":
                 pieces.append(("html", self._chart(example, view, number_format)))
             elif name == "code":
-                pieces.append(("md", self._code(example)))
+                pieces.append(("md", self._code(example, line)))
         return pieces
 
     def _output(self, example: Example) -> str:
@@ -214,10 +216,12 @@ class Pipeline:
             )
         return fence
 
-    def _code(self, example: Example) -> str:
+    def _code(self, example: Example, line: int) -> str:
         if example.script is None or example.script_text is None:
-            raise DataError(
-                example.spec.csv, "the 'code' view needs a 'script:' key naming the example script"
+            raise BlockError(
+                f"the 'code' view shows the example script, and example "
+                f"'{example.spec.id}' has no 'script:'",
+                line=line,
             )
         title = example.script.path.name.replace('"', "'")
         return _fence("python", example.script_text, f'title="{title}"')

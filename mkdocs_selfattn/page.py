@@ -20,8 +20,7 @@ from mkdocs_selfattn.blocks import (
 )
 from mkdocs_selfattn.errors import BlockError, SelfAttnError
 from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver, error_html
-from mkdocs_selfattn.render.escape import md_text
-from mkdocs_selfattn.render.labels import format_value, py_list
+from mkdocs_selfattn.inline import inline_value
 
 
 @dataclass(frozen=True)
@@ -110,7 +109,7 @@ def _render_block(
                 f"'use: {spec.use}' names no example defined above; ids on this page: {known}",
                 line=spec.line,
             )
-        return pipeline.views(example, spec.view)
+        return pipeline.views(example, spec.view, spec.line)
     assert spec.example is not None
     example_id = spec.example.id
     if example_id is not None and example_id in out.examples:
@@ -124,7 +123,7 @@ def _render_block(
         out.files.add(example.script.path)
     if example_id is not None:
         out.examples[example_id] = example
-    return pipeline.views(example, spec.view)
+    return pipeline.views(example, spec.view, spec.line)
 
 
 def _fill_inline_values(text: str, out: ExpandedPage, store: Store) -> str:
@@ -150,71 +149,3 @@ def _inline_error_html(message: str) -> str:
     from mkdocs_selfattn.render.escape import html_text
 
     return f'<span class="selfattn-error" title="{html_text(message)}">⚠ selfattn error</span>'
-
-
-def inline_value(item: InlineValue, examples: dict[str, Example]) -> str:
-    """The markdown text of one inline value, with display labels for tokens."""
-    example = examples.get(item.example_id)
-    where = f"inline value '{item.example_id} {item.quantity}'"
-    if example is None:
-        known = ", ".join(sorted(examples)) or "none"
-        raise BlockError(
-            f"{where}: no example with id '{item.example_id}' on this page; ids: {known}",
-            line=item.line,
-        )
-    result, labels = example.result, example.labels
-
-    def target(token: str):  # type: ignore[no-untyped-def]
-        for t in result.targets:
-            if token in (t.target, labels(t.target)):
-                return t
-        shown = ", ".join(t.target for t in result.targets)
-        raise BlockError(
-            f"{where}: target '{token}' is not shown; targets: {shown}", line=item.line
-        )
-
-    def column(name: str) -> int:
-        if name in result.vector_columns:
-            return result.vector_columns.index(name)
-        raise BlockError(
-            f"{where}: '{name}' is not a vector column; columns: "
-            + ", ".join(result.vector_columns),
-            line=item.line,
-        )
-
-    q, args, spec = item.quantity, item.args, item.spec
-    if q in ("weight", "score"):
-        tgt = target(args[0])
-        matches = [c for c in tgt.candidates if args[1] in (c.token, labels(c.token))]
-        if not matches:
-            raise BlockError(
-                f"{where}: '{args[1]}' is not a candidate of target '{tgt.target}'; candidates: "
-                + ", ".join(c.token for c in tgt.candidates),
-                line=item.line,
-            )
-        value = sum(c.weight for c in matches) if q == "weight" else matches[0].score
-        return format_value(value, spec)
-    if q == "top":
-        return md_text(labels(target(args[0]).top))
-    if q == "group":
-        groups = dict(target(args[0]).groups)
-        if args[1] not in groups:
-            raise BlockError(
-                f"{where}: no group '{args[1]}'; groups: {', '.join(groups) or 'none'}",
-                line=item.line,
-            )
-        return format_value(groups[args[1]], spec)
-    if q in ("representation", "shift", "baseline"):
-        if q == "baseline":
-            vector, rest = result.baseline, args
-        else:
-            tgt = target(args[0])
-            vector, rest = (tgt.representation if q == "representation" else tgt.shift), args[1:]
-        if rest:
-            return format_value(vector[column(rest[0])], spec)
-        if spec is None:
-            return md_text(py_list(vector))
-        return md_text("[" + ", ".join(format_value(v, spec) for v in vector) + "]")
-    if q == "csv_rows":
-        return str(result.csv_rows)
-    return str(result.document_rows)

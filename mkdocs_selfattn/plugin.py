@@ -113,7 +113,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._reset()
         _require_mermaid_fence(config)
-        project_root = Path(config.config_file_path or ".").resolve().parent
+        # `mkdocs build -f -` reads the config from stdin: then the project is the working folder.
+        config_file = config.config_file_path
+        project_root = Path(config_file).resolve().parent if config_file else Path.cwd()
         cache_folder = self._cache_folder(config, project_root)
         cache = Cache(cache_folder, problem=lambda message: log.warning("selfattn: %s", message))
         cache.memory = self._memory

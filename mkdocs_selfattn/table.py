@@ -27,6 +27,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _BOM = b"\xef\xbb\xbf"
+_PARALLEL_ROWS = 100_000
 
 
 @dataclass(frozen=True)
@@ -158,17 +159,24 @@ def parse_table(
     def problem() -> DataError:
         return diagnose(data, header, cols, vector_columns, has_index, source)
 
-    # The four text columns are hashed on worker threads (Arrow releases the GIL) while this
-    # thread copies the numbers: after parsing, encoding is the largest cost left.
+    # On a large file the text columns are hashed on worker threads (Arrow releases the GIL)
+    # while this thread copies the numbers: after parsing, encoding is the largest cost left.
+    # A small file is done faster than threads start.
     text_names = list(dict.fromkeys(cols.text_columns))
-    with ThreadPoolExecutor(max_workers=min(len(text_names), os.cpu_count() or 1)) as pool:
-        pending = {name: pool.submit(_encode, arrow.column(name)) for name in text_names}
+    workers = min(len(text_names), os.cpu_count() or 1) if n_rows >= _PARALLEL_ROWS else 0
+    with ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:
+        pending = {
+            name: pool.submit(_encode, arrow.column(name)) for name in text_names if workers
+        }
         scores = np.empty(n_rows, dtype=np.float64)
         vector_values = np.empty((n_rows, len(vector_columns)), dtype=np.float64)
         numbers_ok = _copy_floats(arrow.column(cols.score), scores)
         for j, name in enumerate(vector_columns):
             numbers_ok = _copy_floats(arrow.column(name), vector_values[:, j]) and numbers_ok
-        encoded = {name: future.result() for name, future in pending.items()}
+        encoded = {
+            name: pending[name].result() if workers else _encode(arrow.column(name))
+            for name in text_names
+        }
     if not numbers_ok:
         raise problem()
     if any("" in values for values, _ in encoded.values()):
@@ -396,8 +404,8 @@ def _encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
         stop = start + len(chunk)
         codes[start:stop] = chunk.indices.to_numpy(zero_copy_only=False)
         start = stop
-    dictionary = chunks[-1].dictionary if chunks else []
-    values = tuple(str(v) for v in dictionary.to_pylist()) if chunks else ()
+    # Every chunk shares the final dictionary; the last one certainly holds all values.
+    values = tuple(str(v) for v in chunks[-1].dictionary.to_pylist()) if chunks else ()
     return values, codes
 
 

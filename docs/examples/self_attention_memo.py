@@ -63,7 +63,7 @@ def plain_average(rows):
     for row in rows:
         first_seen.setdefault(row["candidate_token"], vector_of(row))
     vectors = list(first_seen.values())
-    return [sum(column) / len(vectors) for column in zip(*vectors)]
+    return [sum(column) / len(vectors) for column in zip(*vectors, strict=True)]
 
 
 def reread(rows, current):
@@ -71,7 +71,7 @@ def reread(rows, current):
     mine = [row for row in rows if row["target_token"] == current]
     weights = stable_softmax([float(row["score"]) for row in mine])
     mixed = [0.0] * len(AXES)
-    for weight, row in zip(weights, mine):
+    for weight, row in zip(weights, mine, strict=True):
         for k, value in enumerate(vector_of(row)):
             mixed[k] += weight * value
     return mine, weights, mixed
@@ -90,16 +90,14 @@ def main():
     for current in CURRENT_TOKENS:
         mine, weights, mixed = reread(memo_rows, current)
         print("target_token =", LABEL.get(current, current))
-        for row, weight in zip(mine, weights):
-            token = row["candidate_token"]
-            print(
-                LABEL.get(token, token),
-                "weight =", r3(weight),
-                "role =", row["candidate_role"],
-                "vector =", r3_list(vector_of(row)),
-            )
+        for row, weight in zip(mine, weights, strict=True):
+            token = LABEL.get(row["candidate_token"], row["candidate_token"])
+            role = row["candidate_role"]
+            vector = r3_list(vector_of(row))
+            print(f"{token} weight = {r3(weight)} role = {role} vector = {vector}")
         print("new_representation =", r3_list(mixed))
-        print("representation_shift =", r3_list(m - b for m, b in zip(mixed, baseline)))
+        shift = [m - b for m, b in zip(mixed, baseline, strict=True)]  # 相对 baseline 的变化
+        print("representation_shift =", r3_list(shift))
 
         # 权重最大的候选（并列时取 CSV 里靠前的那个）
         best = max(range(len(weights)), key=lambda i: (weights[i], -i))
@@ -107,7 +105,7 @@ def main():
         print("top_token =", LABEL.get(top, top))
 
         bundle = 0.0
-        for row, weight in zip(mine, weights):
+        for row, weight in zip(mine, weights, strict=True):
             if row["candidate_token"] in bundle_tokens:
                 bundle += weight
         print(f"{bundle_name}_weight =", r3(bundle))

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from io import StringIO
 from typing import Any
 
-from mkdocs_selfattn.attention import DocumentResult
 from mkdocs_selfattn.render.labels import Labels, format_value
+from mkdocs_selfattn.results import DocumentResult
 
 DEFAULT_COLORS = ("#2563eb", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#06b6d4")
 DEFAULT_FONTS = (
@@ -77,11 +77,11 @@ def render_chart(
 
     style = style or ChartStyle()
     words = {**DEFAULT_TEXT, **(text or {})}
-    candidates: list[str] = []
+    candidates: list[tuple[str, int | None]] = []
     for target in result.targets:
         for cand in target.candidates:
-            if cand.token not in candidates:
-                candidates.append(cand.token)
+            if (cand.token, cand.index) not in candidates:
+                candidates.append((cand.token, cand.index))
     rc: Any = {
         "svg.fonttype": "none",
         "svg.hashsalt": "mkdocs-selfattn",
@@ -113,8 +113,9 @@ def render_chart(
             fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
         finally:
             fig.clear()
+    # Matplotlib names the glyph by code point ("Glyph 74029 (\\N{…}) missing from font(s)").
     missing = sorted(
-        {m for w in caught for m in re.findall(r"Glyph \d+ \((.)\) missing", str(w.message))}
+        {chr(int(n)) for w in caught for n in re.findall(r"Glyph (\d+) \(", str(w.message))}
     )
     key = hashlib.sha256(buffer.getvalue().encode("utf-8")).hexdigest()[:10]
     return ChartOutput(_finish_svg(buffer.getvalue(), result, labels, key, title), missing)
@@ -124,7 +125,7 @@ def _draw(
     fig: Any,
     result: DocumentResult,
     labels: Labels,
-    candidates: Sequence[str],
+    candidates: Sequence[tuple[str, int | None]],
     style: ChartStyle,
     number_format: str | None,
     words: Mapping[str, str],
@@ -135,9 +136,9 @@ def _draw(
     width = 0.8 / n_series
     positions = range(len(candidates))
     for s, target in enumerate(result.targets):
-        weights = {c: 0.0 for c in candidates}
+        weights = dict.fromkeys(candidates, 0.0)
         for cand in target.candidates:
-            weights[cand.token] += cand.weight
+            weights[(cand.token, cand.index)] += cand.weight
         xs = [p - 0.4 + width * (s + 0.5) for p in positions]
         heights = [weights[c] for c in candidates]
         bars = ax.bar(
@@ -145,7 +146,7 @@ def _draw(
             heights,
             width=width * 0.92,
             color=style.colors[s % len(style.colors)],
-            label=labels(target.target),
+            label=labels(target.target, target.target_index),
         )
         ax.bar_label(
             bars,
@@ -153,7 +154,7 @@ def _draw(
             fontsize=7,
             padding=2,
         )
-    ax.set_xticks(list(positions), [labels(c) for c in candidates])
+    ax.set_xticks(list(positions), [labels(tok, idx) for tok, idx in candidates])
     ax.set_ylabel(words["axis_weight"])
     ax.set_xlabel(words["axis_candidate"])
     top = max((c.weight for t in result.targets for c in t.candidates), default=1.0)
@@ -163,7 +164,7 @@ def _draw(
     heading = title if title is not None else words["chart_title"]
     if heading:
         ax.set_title(heading)
-    if len(result.targets) > 1 or result.targets:
+    if result.targets:
         ax.legend(title=None, loc="upper right", fontsize=8)
 
 
@@ -191,10 +192,14 @@ def _finish_svg(
     svg = svg.replace(_SENTINEL, "currentColor").replace(
         _SENTINEL_GRID, "currentColor;stroke-opacity:0.18"
     )
-    heading = title or "attention weights of " + ", ".join(labels(t.target) for t in result.targets)
+    heading = title or "attention weights of " + ", ".join(
+        labels(t.target, t.target_index) for t in result.targets
+    )
     summary = "; ".join(
-        f"{labels(t.target)}: "
-        + ", ".join(f"{labels(c.token)} {format_value(c.weight, None)}" for c in t.candidates)
+        f"{labels(t.target, t.target_index)}: "
+        + ", ".join(
+            f"{labels(c.token, c.index)} {format_value(c.weight, None)}" for c in t.candidates
+        )
         for t in result.targets
     )
     accessible = (

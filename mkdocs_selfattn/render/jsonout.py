@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mkdocs_selfattn.attention import (
+from mkdocs_selfattn.results import (
     CandidateResult,
     DocumentResult,
     TargetResult,

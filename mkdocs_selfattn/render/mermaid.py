@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mkdocs_selfattn.attention import DocumentResult
 from mkdocs_selfattn.render.escape import mermaid_label
 from mkdocs_selfattn.render.labels import Labels, format_value, py_list
+from mkdocs_selfattn.results import DocumentResult
 
 DEFAULT_TEXT: Mapping[str, str] = {
     "document": "document",
@@ -44,28 +44,31 @@ def render_mermaid(
     def t(key: str) -> str:
         return mermaid_label(words[key])
 
-    candidates: list[str] = []
+    candidates: list[tuple[str, int | None]] = []
     for target in result.targets:
         for cand in target.candidates:
-            if cand.token not in candidates:
-                candidates.append(cand.token)
+            if (cand.token, cand.index) not in candidates:
+                candidates.append((cand.token, cand.index))
     lines = [
         "flowchart TD",
         f"  doc{_label(t('document'), mermaid_label(result.document))}",
         "  cand"
-        + _label(t("candidates"), " · ".join(mermaid_label(labels(c)) for c in candidates)),
+        + _label(
+            t("candidates"), " · ".join(mermaid_label(labels(tok, idx)) for tok, idx in candidates)
+        ),
         "  doc --> cand",
     ]
     for n, target in enumerate(result.targets):
         ranked = sorted(target.candidates, key=lambda c: -c.weight)[:top]
         weight_lines = [
-            f"{mermaid_label(labels(c.token))} {format_value(c.weight, number_format)}"
+            f"{mermaid_label(labels(c.token, c.index))} {format_value(c.weight, number_format)}"
             for c in ranked
         ]
         representation = mermaid_label(py_list(target.representation))
         shift = mermaid_label(py_list(target.shift))
+        target_label = mermaid_label(labels(target.target, target.target_index))
         lines += [
-            f"  cand --> t{n}{_label(t('target') + ': ' + mermaid_label(labels(target.target)))}",
+            f"  cand --> t{n}{_label(t('target') + ': ' + target_label)}",
             f"  t{n} --> w{n}{_label(t('weights'), *weight_lines)}",
             f"  w{n} --> r{n}"
             + _label(t("representation"), representation, f"{t('shift')} {shift}"),

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from mkdocs_selfattn.attention import DocumentResult, TargetResult
 from mkdocs_selfattn.render.escape import html_text, md_text
-from mkdocs_selfattn.render.labels import Labels, format_value
+from mkdocs_selfattn.render.labels import Labels, format_value, py_round
+from mkdocs_selfattn.results import DocumentResult, TargetResult
 
 
 def _table(header: Sequence[str], align: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -19,83 +19,121 @@ def _table(header: Sequence[str], align: Sequence[str], rows: Sequence[Sequence[
     return "\n".join(lines)
 
 
-def _token_cell(labels: Labels, token: str) -> str:
-    shown = labels(token)
-    if shown == token:
-        return md_text(token)
-    return f"{md_text(shown)} <small>({md_text(token)})</small>"
+DEFAULT_TEXT: Mapping[str, str] = {
+    "candidate": "candidate",
+    "role": "role",
+    "score": "score",
+    "weight": "weight",
+    "target": "target",
+    "top": "top",
+    "representation": "new representation",
+    "baseline": "baseline",
+    "shift": "shift",
+}
+
+
+def _token_cell(labels: Labels, token: str, index: int | None = None) -> str:
+    shown, raw = labels(token, index), labels.raw(token, index)
+    if shown == raw:
+        return md_text(raw)
+    return f"{md_text(shown)} <small>({md_text(raw)})</small>"
 
 
 def render_target_table(
-    result: DocumentResult, target: TargetResult, labels: Labels, number_format: str | None = None
+    result: DocumentResult,
+    target: TargetResult,
+    labels: Labels,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
 ) -> str:
-    """One target: its candidates with role, score, weight and vector, then the representation."""
-    header = ["candidate", "role", "score", "weight", *(md_text(c) for c in result.vector_columns)]
+    """One target: its candidates with role, score, weight and vector, then the representation.
+
+    ``number_format`` applies to weights only: scores and vectors keep the printout style, since a
+    percentage format would make them wrong.
+    """
+    words = {**DEFAULT_TEXT, **(text or {})}
+    header = [
+        md_text(words["candidate"]),
+        md_text(words["role"]),
+        md_text(words["score"]),
+        md_text(words["weight"]),
+        *(md_text(c) for c in result.vector_columns),
+    ]
     align = ["l", "l", "r", "r", *("r" for _ in result.vector_columns)]
     rows = []
     for cand in target.candidates:
         weight = format_value(cand.weight, number_format)
-        if cand.token == target.top:
+        if (cand.token, cand.index) == (target.top, target.top_index):
             weight = f"**{weight}**"
         rows.append(
             [
-                _token_cell(labels, cand.token),
+                _token_cell(labels, cand.token, cand.index),
                 md_text(cand.role),
-                format_value(cand.score, number_format),
+                py_round(cand.score),
                 weight,
-                *(format_value(v, number_format) for v in cand.vector),
+                *(py_round(v) for v in cand.vector),
             ]
         )
-    rows.append(
-        [
-            "*new representation*",
-            "",
-            "",
-            "",
-            *(format_value(v, number_format) for v in target.representation),
-        ]
-    )
-    rows.append(
-        ["*baseline*", "", "", "", *(format_value(v, number_format) for v in result.baseline)]
-    )
-    rows.append(["*shift*", "", "", "", *(format_value(v, number_format) for v in target.shift)])
+    blank = ["", "", ""]
+    for key, vector in (
+        ("representation", target.representation),
+        ("baseline", result.baseline),
+        ("shift", target.shift),
+    ):
+        rows.append([f"*{md_text(words[key])}*", *blank, *(py_round(v) for v in vector)])
     return _table(header, align, rows)
 
 
-def render_tables(result: DocumentResult, labels: Labels, number_format: str | None = None) -> str:
+def render_tables(
+    result: DocumentResult,
+    labels: Labels,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+) -> str:
     """Every requested target, each under a caption naming it, its top token and groups."""
+    words = {**DEFAULT_TEXT, **(text or {})}
     parts: list[str] = []
     for target in result.targets:
-        caption = (
-            f"**target {_token_cell(labels, target.target)}** · top: "
-            f"{_token_cell(labels, target.top)}"
-        )
+        name = _token_cell(labels, target.target, target.target_index)
+        top = _token_cell(labels, target.top, target.top_index)
+        caption = f"**{md_text(words['target'])} {name}** · {md_text(words['top'])}: {top}"
         for name, weight in target.groups:
             caption += f" · {md_text(name)}: {format_value(weight, number_format)}"
-        parts.append(caption + "\n\n" + render_target_table(result, target, labels, number_format))
+        table = render_target_table(result, target, labels, number_format, text)
+        parts.append(caption + "\n\n" + table)
     return "\n\n".join(parts)
 
 
-def render_compare(result: DocumentResult, labels: Labels, number_format: str | None = None) -> str:
+def render_compare(
+    result: DocumentResult,
+    labels: Labels,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+) -> str:
     """Candidates × targets; each target's top weight in bold so the shift of focus shows."""
-    order: list[str] = []
+    words = {**DEFAULT_TEXT, **(text or {})}
+    order: list[tuple[str, int | None]] = []
     for target in result.targets:
         for cand in target.candidates:
-            if cand.token not in order:
-                order.append(cand.token)
-    header = ["candidate", *(_token_cell(labels, t.target) for t in result.targets)]
+            if (cand.token, cand.index) not in order:
+                order.append((cand.token, cand.index))
+    header = [
+        md_text(words["candidate"]),
+        *(_token_cell(labels, t.target, t.target_index) for t in result.targets),
+    ]
     align = ["l", *("r" for _ in result.targets)]
     rows = []
-    for token in order:
-        row = [_token_cell(labels, token)]
+    for token, index in order:
+        row = [_token_cell(labels, token, index)]
         for target in result.targets:
-            matches = [c for c in target.candidates if c.token == token]
+            matches = [c for c in target.candidates if (c.token, c.index) == (token, index)]
             if not matches:
                 row.append("–")
                 continue
-            weight = sum(c.weight for c in matches)
-            cell = format_value(weight, number_format)
-            row.append(f"**{cell}** ▲" if token == target.top else cell)
+            cell = format_value(sum(c.weight for c in matches), number_format)
+            row.append(
+                f"**{cell}** ▲" if (token, index) == (target.top, target.top_index) else cell
+            )
         rows.append(row)
     for name in [n for n, _ in result.targets[0].groups] if result.targets else []:
         rows.append(
