@@ -18,11 +18,13 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "shift": "shift",
 }
 
+# Translucent fills and no text colour: Material's mermaid theme colours the labels for the light
+# or dark palette, so a fixed light fill would leave pale text on a pale box in dark mode.
 _CLASSES = (
-    "  classDef input fill:#f8fafc,stroke:#64748b,color:#0f172a\n"
-    "  classDef target fill:#ecfeff,stroke:#0891b2,color:#164e63\n"
-    "  classDef weight fill:#eff6ff,stroke:#2563eb,color:#1e3a8a\n"
-    "  classDef result fill:#f0fdf4,stroke:#16a34a,color:#14532d"
+    "  classDef input fill:#64748b1f,stroke:#64748b\n"
+    "  classDef target fill:#0891b21f,stroke:#0891b2\n"
+    "  classDef weight fill:#2563eb1f,stroke:#2563eb\n"
+    "  classDef result fill:#16a34a1f,stroke:#16a34a"
 )
 
 
