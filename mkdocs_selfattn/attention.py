@@ -16,9 +16,7 @@ import numpy.typing as npt
 
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
-from mkdocs_selfattn.table import CandidateTable, FloatArray, IntArray
-
-_PARALLEL_ROWS = 100_000
+from mkdocs_selfattn.table import PARALLEL_ROWS, CandidateTable, FloatArray, IntArray, run_now
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,25 +68,19 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     temperature = check_temperature(temperature, table.source)
     n = table.n_rows
     order, starts, sizes = _segments(_group_keys(table))
-    n_groups = int(starts.shape[0])
     distinct_sizes = np.unique(sizes).tolist()
     # The usual course layout: each group's rows together, every group the same size. Then the
     # table reshapes into a (groups × candidates) matrix and nothing needs gathering.
     uniform = int(distinct_sizes[0]) if order is None and len(distinct_sizes) == 1 else None
 
-    if n >= _PARALLEL_ROWS:
-        # The baselines need no weights: on a large table they run beside the softmax.
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pending = pool.submit(_baselines, table, uniform)
-            weights, representation, top_row = _softmax_groups(
-                table, temperature, order, starts, sizes, distinct_sizes, uniform
-            )
-            baseline = pending.result()
-    else:
+    # The baselines need no weights: on a large table they run beside the softmax.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        submit = pool.submit if n >= PARALLEL_ROWS else run_now
+        pending = submit(_baselines, table, uniform)
         weights, representation, top_row = _softmax_groups(
             table, temperature, order, starts, sizes, distinct_sizes, uniform
         )
-        baseline = _baselines(table, uniform)
+        baseline = pending.result()
 
     first_rows = starts if order is None else order[starts]
     group_document = table.document_codes[first_rows]

@@ -19,7 +19,7 @@ from mkdocs_selfattn import __version__
 from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
 from mkdocs_selfattn.cache import Cache, content_key
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
-from mkdocs_selfattn.render.chart import ChartStyle
+from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.jsonout import result_from_dict, result_to_dict
 from mkdocs_selfattn.render.labels import Labels
@@ -241,6 +241,8 @@ class Pipeline:
         style = self.settings.chart
         key = content_key(
             "chart",
+            __version__,
+            CHART_FORMAT,
             example.key,
             dict(example.spec.display),
             style.width,

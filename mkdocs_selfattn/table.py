@@ -13,10 +13,10 @@ import io
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +27,18 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _BOM = b"\xef\xbb\xbf"
-_PARALLEL_ROWS = 100_000
+PARALLEL_ROWS = 100_000
+"""From this many rows on, independent steps run on worker threads; below, threads cost more
+than they save (numpy and Arrow release the GIL only for work worth the hand-over)."""
+
+_T = TypeVar("_T")
+
+
+def run_now(fn: Callable[..., _T], *args: Any) -> Future[_T]:
+    """``pool.submit``'s signature, run in this thread: the small-table stand-in for a pool."""
+    future: Future[_T] = Future()
+    future.set_result(fn(*args))
+    return future
 
 
 @dataclass(frozen=True)
@@ -163,20 +174,15 @@ def parse_table(
     # while this thread copies the numbers: after parsing, encoding is the largest cost left.
     # A small file is done faster than threads start.
     text_names = list(dict.fromkeys(cols.text_columns))
-    workers = min(len(text_names), os.cpu_count() or 1) if n_rows >= _PARALLEL_ROWS else 0
-    with ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:
-        pending = {
-            name: pool.submit(_encode, arrow.column(name)) for name in text_names if workers
-        }
+    with ThreadPoolExecutor(max_workers=min(len(text_names), os.cpu_count() or 1)) as pool:
+        submit = pool.submit if n_rows >= PARALLEL_ROWS else run_now
+        pending = {name: submit(_encode, arrow.column(name)) for name in text_names}
         scores = np.empty(n_rows, dtype=np.float64)
         vector_values = np.empty((n_rows, len(vector_columns)), dtype=np.float64)
         numbers_ok = _copy_floats(arrow.column(cols.score), scores)
         for j, name in enumerate(vector_columns):
             numbers_ok = _copy_floats(arrow.column(name), vector_values[:, j]) and numbers_ok
-        encoded = {
-            name: pending[name].result() if workers else _encode(arrow.column(name))
-            for name in text_names
-        }
+        encoded = {name: future.result() for name, future in pending.items()}
     if not numbers_ok:
         raise problem()
     if any("" in values for values, _ in encoded.values()):
@@ -404,8 +410,10 @@ def _encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
         stop = start + len(chunk)
         codes[start:stop] = chunk.indices.to_numpy(zero_copy_only=False)
         start = stop
-    # Every chunk shares the final dictionary; the last one certainly holds all values.
-    values = tuple(str(v) for v in chunks[-1].dictionary.to_pylist()) if chunks else ()
+    # Codes are consistent across chunks; the longest dictionary (in practice every chunk holds
+    # the final one) has every value.
+    dictionary = max((chunk.dictionary for chunk in chunks), key=len, default=None)
+    values = () if dictionary is None else tuple(str(v) for v in dictionary.to_pylist())
     return values, codes
 
 

@@ -41,6 +41,9 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "axis_candidate": "candidate token",
 }
 
+CHART_FORMAT = 2
+"""Bump when the drawing changes, so cached charts from older code are not reused."""
+
 _SENTINEL = "#010203"
 _SENTINEL_GRID = "#040506"
 
@@ -85,8 +88,9 @@ def render_chart(
     rc: Any = {
         "svg.fonttype": "none",
         "svg.hashsalt": "mkdocs-selfattn",
-        "font.family": ["sans-serif"],
-        "font.sans-serif": list(style.fonts),
+        # Explicit families, not "sans-serif": only an explicit list gets per-glyph fallback,
+        # so Latin text keeps DejaVu Sans while CJK falls through to a CJK font.
+        "font.family": _installed(style.fonts),
         "font.size": 10,
         "axes.edgecolor": _SENTINEL,
         "axes.labelcolor": _SENTINEL,
@@ -119,6 +123,15 @@ def render_chart(
     )
     key = hashlib.sha256(buffer.getvalue().encode("utf-8")).hexdigest()[:10]
     return ChartOutput(_finish_svg(buffer.getvalue(), result, labels, key, title), missing)
+
+
+def _installed(families: Sequence[str]) -> list[str]:
+    """The families matplotlib can find, in order (unknown names would only log noise)."""
+    from matplotlib import font_manager
+
+    known = {f.name for f in font_manager.fontManager.ttflist}
+    found = [f for f in families if f in known]
+    return found or ["DejaVu Sans"]
 
 
 def _draw(
@@ -189,6 +202,8 @@ def _finish_svg(
         svg = svg.replace(f'id="{ident}"', f'id="{prefix}{ident}"')
         svg = svg.replace(f"url(#{ident})", f"url(#{prefix}{ident})")
         svg = svg.replace(f'href="#{ident}"', f'href="#{prefix}{ident}"')
+    # A reader without the build machine's fonts still gets a sans-serif face, not the default.
+    svg = re.sub(r"(font-family: [^;\"]*?)(?=[;\"])", r"\1, sans-serif", svg)
     svg = svg.replace(_SENTINEL, "currentColor").replace(
         _SENTINEL_GRID, "currentColor;stroke-opacity:0.18"
     )
