@@ -6,14 +6,20 @@ Use it where MkDocs plugins do not run (Zensical, plain Python-Markdown)::
       - mkdocs_selfattn.extension:
           docs_dir: docs
 
-Python-Markdown does not tell an extension which file it is rendering, so paths cannot be relative
-to the page: a relative ``csv:`` path and one starting with ``/`` are both relative to ``docs_dir``
-(the plugin also reads ``/…`` that way, so pages written with ``/`` paths work under both).
+Plain Python-Markdown does not tell an extension which file it is rendering, so there a relative
+``csv:`` path and one starting with ``/`` are both relative to ``docs_dir`` (the plugin also reads
+``/…`` that way, so pages written with ``/`` paths work everywhere).
+
+Under Zensical, which does say which page it renders (its ``rendering_context`` preprocessor),
+relative paths are relative to the page as in the plugin, a relative ``project_dir`` is taken from
+the folder of the configuration file, messages name the page (``docs/PAGE.md:LINE: selfattn: …``)
+and links to CSV files are relative to the page, so the site also works below a sub-path.
 """
 
 from __future__ import annotations
 
 import logging
+import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -34,20 +40,51 @@ class _DocsDirResolver:
     def __init__(self, docs_dir: Path, project_root: Path) -> None:
         self.docs_dir = docs_dir
         self.project_root = project_root
+        self.page_path: str | None = None
+        """The page's source path under docs_dir, where the generator says it (Zensical)."""
 
     def resolve(self, raw: str, key: str, line: int) -> ResolvedFile:
+        # Where the generator names the page (Zensical), relative paths work as in the plugin.
+        page_dir = self.docs_dir
+        if self.page_path is not None:
+            page_dir = self.docs_dir / posixpath.dirname(self.page_path)
         path, display = resolve_path(
             raw,
             key=key,
             line=line,
-            relative_to=self.docs_dir,
+            relative_to=page_dir,
             absolute_to=self.docs_dir,
             root=self.project_root,
         )
         link = None
         if self.docs_dir in path.parents:
-            link = "/" + path.relative_to(self.docs_dir).as_posix()
+            uri = path.relative_to(self.docs_dir).as_posix()
+            if self.page_path is None:
+                link = "/" + uri
+            else:
+                # Zensical turns links relative to the page's source file into links relative
+                # to its URL, as MkDocs does for links to pages.
+                link = posixpath.relpath(uri, posixpath.dirname(self.page_path) or ".")
         return ResolvedFile(path=path, display=display, link=link)
+
+
+class _ZensicalPage:
+    """The page Zensical is rendering, read from its ``rendering_context`` preprocessor."""
+
+    def __init__(self, md: Markdown) -> None:
+        self.path: str | None = None
+        self.root_dir: Path | None = None
+        if "rendering_context" not in md.preprocessors:
+            return
+        context = md.preprocessors["rendering_context"]
+        page = getattr(context, "page", None)
+        config = getattr(context, "config", None)
+        if page is None or not isinstance(config, dict):
+            return
+        path = getattr(page, "path", None)
+        self.path = path if isinstance(path, str) and path else None
+        if config.get("root_dir"):
+            self.root_dir = Path(str(config["root_dir"]))
 
 
 class SelfAttnPreprocessor(Preprocessor):
@@ -62,15 +99,30 @@ class SelfAttnPreprocessor(Preprocessor):
         if "selfattn" not in text:
             return lines
         ext = self.extension
+        page = _ZensicalPage(self.md)
+        ext.config_dir = page.root_dir
+        resolver = ext.resolver
+        resolver.page_path = page.path
+        page_name = None
+        if page.path is not None:
+            src = resolver.docs_dir / page.path
+            try:
+                page_name = src.relative_to(resolver.project_root).as_posix()
+            except ValueError:
+                page_name = src.as_posix()
 
         def store(html: str | PendingHtml) -> str:
             content = html.resolve() if isinstance(html, PendingHtml) else html
             return str(self.md.htmlStash.store(content))
 
-        expanded = expand_page(text, pipeline=ext.pipeline, resolver=ext.resolver, store=store)
+        expanded = expand_page(text, pipeline=ext.pipeline, resolver=resolver, store=store)
         for problem in expanded.problems:
-            where = f"line {problem.line}" if problem.line else "page"
-            message = f"selfattn: {where}: {problem.message}"
+            if page_name is not None:
+                where = f"{page_name}:{problem.line}" if problem.line else page_name
+                message = f"{where}: selfattn: {problem.message}"
+            else:
+                where = f"line {problem.line}" if problem.line else "page"
+                message = f"selfattn: {where}: {problem.message}"
             if ext.getConfig("on_error") == "fail":
                 raise SelfAttnError(message)
             log.warning(message)
@@ -96,6 +148,8 @@ class SelfAttnExtension(Extension):
         }
         super().__init__(**kwargs)
         self._pipeline: Pipeline | None = None
+        self.config_dir: Path | None = None
+        """Zensical's configuration folder: relative ``project_dir`` values start there."""
 
     @property
     def pipeline(self) -> Pipeline:
@@ -119,7 +173,10 @@ class SelfAttnExtension(Extension):
 
     @property
     def project_root(self) -> Path:
-        return Path(str(self.getConfig("project_dir"))).resolve()
+        folder = Path(str(self.getConfig("project_dir")))
+        if self.config_dir is not None:
+            folder = self.config_dir / folder
+        return folder.resolve()
 
     @property
     def resolver(self) -> _DocsDirResolver:
