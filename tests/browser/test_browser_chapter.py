@@ -47,6 +47,7 @@ class View:
     kind: str  # output, table, compare, csv, mermaid, chart, code, or "fence" (an author mermaid)
     example: Example | None
     top: int = 3
+    text: dict[str, str] = field(default_factory=dict)  # the block's localised table words
 
 
 @dataclass
@@ -111,7 +112,8 @@ def _block_views(options: dict[str, Any], examples: dict[str, Example]) -> list[
         if example.id:
             examples[example.id] = example
     show = options.get("show") or []
-    return [View(str(kind), example, int(options.get("top", 3))) for kind in show]
+    text = {str(k): str(v) for k, v in (options.get("text") or {}).items()}
+    return [View(str(kind), example, int(options.get("top", 3)), text) for kind in show]
 
 
 def _plain(markdown: str) -> str:
@@ -383,9 +385,50 @@ def read_mermaid(shown: Shown, example: Example, figure: dict[str, Any], where: 
         n += 1
 
 
+# The table words a block can localise with `text:`, as the renderer writes them by default.
+_TABLE_WORDS = {
+    "candidate": "candidate",
+    "role": "role",
+    "score": "score",
+    "weight": "weight",
+    "target": "target",
+    "top": "top",
+    "representation": "new representation",
+    "baseline": "baseline",
+    "shift": "shift",
+}
+
+
+def _canonical_words(seen: dict[str, Any], source: Source) -> dict[str, Any]:
+    """Map localised table words (a block's `text:`) back to the defaults the readers expect."""
+    canon: dict[str, str] = {}
+    for view in source.views:
+        for key, word in view.text.items():
+            if key in _TABLE_WORDS and view.kind in ("table", "compare"):
+                canon[word] = _TABLE_WORDS[key]
+
+    def fix(text: str) -> str:
+        stripped = text.strip()
+        if stripped in canon:
+            return canon[stripped]
+        for word, default in sorted(canon.items(), key=lambda kv: -len(kv[0])):
+            if stripped.startswith(word + " ") or stripped.startswith(word + ":"):
+                return default + stripped[len(word) :]
+        return text
+
+    for table in seen["tables"]:
+        table["header"] = [fix(h) for h in table["header"]]
+        if table.get("caption"):
+            table["caption"] = " · ".join(fix(p) for p in table["caption"].split(" · "))
+        for row in table["rows"]:
+            if row:
+                row[0] = fix(row[0])
+    return seen
+
+
 def read_page(reader: Any, source: Source) -> tuple[dict[str, Any], Shown]:
     """Every number the page shows in printouts, tables, figures and charts, by quantity."""
-    seen = reader.page.evaluate(READ_PAGE)
+    seen = _canonical_words(reader.page.evaluate(READ_PAGE), source)
     shown = Shown()
     outputs = [v for v in source.views if v.kind == "output"]
     assert len(seen["printouts"]) == len(outputs), "one printout per 'output' view"
