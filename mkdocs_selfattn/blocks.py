@@ -167,7 +167,11 @@ class BlockSpec:
     use: str | None = None
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+# libyaml's parser when PyYAML was built with it: the pure-Python one dominated warm builds.
+_SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_SafeLoader):  # type: ignore[misc]
     """Safe YAML that refuses duplicate keys instead of silently keeping the last."""
 
 
@@ -189,7 +193,8 @@ def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict
                 key_node.start_mark,
             )
         seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node)
+    mapping: dict[Any, Any] = loader.construct_mapping(node)
+    return mapping
 
 
 _UniqueKeyLoader.add_constructor(
@@ -211,8 +216,12 @@ def parse_block(block: RawBlock) -> BlockSpec:
             "the block is empty; give at least 'csv' and 'document' (or 'use')", line=block.start
         )
     try:
-        node = yaml.compose(block.body, Loader=_UniqueKeyLoader)
-        data = yaml.load(block.body, Loader=_UniqueKeyLoader)
+        loader = _UniqueKeyLoader(block.body)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = body_line + mark.line if mark is not None else block.start
