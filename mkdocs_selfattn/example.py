@@ -92,7 +92,8 @@ class PendingHtml:
 
 
 Piece = tuple[str, "str | PendingHtml"]
-"""("md", markdown) or ("html", raw HTML that must bypass markdown, possibly still pending)."""
+"""("md", markdown), ("html", raw HTML that must bypass markdown) or ("chart", raw HTML that
+may still be drawing and need not be searchable)."""
 
 
 class Pipeline:
@@ -200,7 +201,7 @@ class Pipeline:
                 )
                 pieces.append(("md", _fence("mermaid", source)))
             elif name == "chart":
-                pieces.append(("html", self._chart(example, view, number_format)))
+                pieces.append(("chart", self._chart(example, view, number_format)))
             elif name == "code":
                 pieces.append(("md", self._code(example, line)))
         return pieces

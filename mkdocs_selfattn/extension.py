@@ -111,7 +111,7 @@ class SelfAttnPreprocessor(Preprocessor):
             except ValueError:
                 page_name = src.as_posix()
 
-        def store(html: str | PendingHtml) -> str:
+        def store(html: str | PendingHtml, late: bool) -> str:
             content = html.resolve() if isinstance(html, PendingHtml) else html
             return str(self.md.htmlStash.store(content))
 

@@ -39,8 +39,9 @@ class ExpandedPage:
     examples: dict[str, Example] = field(default_factory=dict)
 
 
-Store = Callable[[str | PendingHtml], str]
-"""Keeps HTML away from markdown and returns the placeholder to put in its place."""
+Store = Callable[[str | PendingHtml, bool], str]
+"""Keeps HTML away from markdown and returns the placeholder to put in its place. The flag marks
+late HTML (charts): an adapter may insert it after search has indexed the page."""
 
 
 def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Store) -> ExpandedPage:
@@ -80,7 +81,7 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
         for kind, content in pieces:
             if isinstance(content, PendingHtml):
                 content.line = raw.start
-            chunk = store(content) if kind == "html" else str(content)
+            chunk = str(content) if kind == "md" else store(content, kind == "chart")
             body += ["", *chunk.split("\n"), ""]
         indented = [raw.indent + line if line else "" for line in body]
         lines[raw.start - 1 : raw.end] = indented
@@ -136,7 +137,7 @@ def _fill_inline_values(text: str, out: ExpandedPage, store: Store) -> str:
             pieces.append(inline_value(item, out.examples))
         except BlockError as exc:
             out.problems.append(Problem(exc.line, str(exc)))
-            pieces.append(store(_inline_error_html(str(exc))))
+            pieces.append(store(_inline_error_html(str(exc)), False))
         position = item.end
     pieces.append(text[position:])
     for problem in found:

@@ -99,7 +99,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     def _reset(self) -> None:
         self.pipeline: Pipeline | None = None
-        self.slots: dict[str, dict[str, str | PendingHtml]] = {}
+        self.slots: dict[str, dict[str, str]] = {}
+        self.late_slots: dict[str, dict[str, str | PendingHtml]] = {}
         self.used_files: set[Path] = set()
         self.outside_docs: dict[str, Path] = {}
         self.problem_count = 0
@@ -181,11 +182,15 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         page_name = _display(src_path, self.project_root)
         resolver = _PageResolver(self, config, src_path, page.url)
         slots = self.slots.setdefault(page.file.src_uri, {})
+        late_slots = self.late_slots.setdefault(page.file.src_uri, {})
         prefix = "SELFATTNSLOT" + hashlib.sha1(page.file.src_uri.encode()).hexdigest()[:10]
 
-        def store(html: str | PendingHtml) -> str:
-            token = f"{prefix}N{len(slots)}X"
-            slots[token] = html
+        def store(html: str | PendingHtml, late: bool) -> str:
+            token = f"{prefix}N{len(slots) + len(late_slots)}X"
+            if late or isinstance(html, PendingHtml):
+                late_slots[token] = html
+            else:
+                slots[token] = html
             return token
 
         expanded = expand_page(markdown, pipeline=self.pipeline, resolver=resolver, store=store)
@@ -196,22 +201,28 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     @event_priority(50)  # before other plugins (search, minifiers) read the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        slots = self.slots.get(page.file.src_uri)
-        if not slots:
+        slots = self.slots.pop(page.file.src_uri, {})
+        late = self.late_slots.get(page.file.src_uri, {})
+        if not slots and not late:
             return html
-        ready = {k: v for k, v in slots.items() if isinstance(v, str)}
-        for token in ready:
-            del slots[token]
-        return replace_slots(html, ready)
+        # Charts arrive in on_post_page: until then an empty, search-excluded box holds their
+        # place, so the search index stays free of tick labels and does not parse the SVG.
+        holders = {
+            token: f'<div class="selfattn-chart-box" data-search-exclude data-selfattn="{token}">'
+            "</div>"
+            for token in late
+        }
+        return replace_slots(html, {**slots, **holders})
 
-    # Charts drawn in a worker are collected here, after every page's markdown has been rendered
-    # (so the worker had all that time), and before search (priority 0) indexes page.content.
-    @event_priority(100)
-    def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
-        slots = self.slots.pop(page.file.src_uri, None)
-        if slots and page.content is not None:
-            page.content = replace_slots(page.content, self._resolve(slots, page, config))
-        return context
+    # Charts drawn in a worker are collected last, after every page's markdown has been rendered
+    # (so the worker had all that time to draw them).
+    @event_priority(-50)
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        late = self.late_slots.pop(page.file.src_uri, None)
+        if not late:
+            return output
+        resolved = self._resolve(late, page, config)
+        return _HOLDER.sub(lambda m: resolved.get(m.group(1), m.group(0)), output)
 
     def _resolve(
         self, slots: dict[str, str | PendingHtml], page: Page, config: MkDocsConfig
@@ -311,6 +322,10 @@ class _PageResolver:
         return get_relative_url(uri, self.url)
 
 
+_HOLDER = re.compile(
+    r'<div class="selfattn-chart-box" data-search-exclude data-selfattn="'
+    r'(SELFATTNSLOT[0-9a-f]{10}N\d+X)"></div>'
+)
 _SLOT = re.compile(r"<p>\s*(SELFATTNSLOT[0-9a-f]{10}N\d+X)\s*</p>|(SELFATTNSLOT[0-9a-f]{10}N\d+X)")
 
 
