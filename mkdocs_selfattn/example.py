@@ -25,7 +25,13 @@ from mkdocs_selfattn.render.jsonout import result_from_dict, result_to_dict
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 from mkdocs_selfattn.render.printout import render_printout
-from mkdocs_selfattn.render.tables import render_compare, render_csv_rows, render_tables
+from mkdocs_selfattn.render.tables import (
+    Table,
+    compare_table,
+    csv_table,
+    target_tables,
+    to_html,
+)
 from mkdocs_selfattn.results import DocumentResult
 
 
@@ -184,13 +190,13 @@ class Pipeline:
             if name == "output":
                 pieces.append(("md", self._output(example)))
             elif name == "table":
-                table = render_tables(example.result, example.labels, number_format, view.text)
-                pieces.append(("md", table))
+                tables = target_tables(example.result, example.labels, number_format, view.text)
+                pieces.append(("html", to_html(tables)))
             elif name == "compare":
-                table = render_compare(example.result, example.labels, number_format, view.text)
-                pieces.append(("md", table))
+                table = compare_table(example.result, example.labels, number_format, view.text)
+                pieces.append(("html", to_html([table])))
             elif name == "csv":
-                pieces.append(("md", self._csv_rows(example)))
+                pieces.append(("html", to_html([self._csv_rows(example)])))
             elif name == "mermaid":
                 source = render_mermaid(
                     example.result,
@@ -227,14 +233,14 @@ class Pipeline:
         title = example.script.path.name.replace('"', "'")
         return _fence("python", example.script_text, f'title="{title}"')
 
-    def _csv_rows(self, example: Example) -> str:
+    def _csv_rows(self, example: Example) -> Table:
         text = example.csv_bytes.decode("utf-8-sig")
         reader = csv.reader(io.StringIO(text, newline=""))
         header = next(reader)
         column = dict(example.spec.columns).get("document", "document_id")
         position = [h.strip() for h in header].index(column)
         rows = [r for r in reader if r and r[position] == example.result.document]
-        return render_csv_rows(header, rows, example.csv.link, example.csv.path.name)
+        return csv_table(header, rows, example.csv.link, example.csv.path.name)
 
     def _chart(
         self, example: Example, view: ViewOptions, number_format: str | None

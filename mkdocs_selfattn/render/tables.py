@@ -1,23 +1,18 @@
-"""Markdown tables: per-target weights, the targets side by side, and the document's CSV rows."""
+"""Tables: per-target weights, the targets side by side, and the document's CSV rows.
+
+Each table is built once as a small model (cells made of styled spans) and written either as
+markdown (the command line, a reader's copy) or as HTML (pages: a build that hands markdown tables
+to Python-Markdown spends most of its time re-parsing them). Both writers escape every span.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from mkdocs_selfattn.render.escape import html_text, md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
 from mkdocs_selfattn.results import DocumentResult, TargetResult
-
-
-def _table(header: Sequence[str], align: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    marks = {"l": ":--", "r": "--:", "c": ":-:"}
-    lines = [
-        "| " + " | ".join(header) + " |",
-        "| " + " | ".join(marks[a] for a in align) + " |",
-    ]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
-
 
 DEFAULT_TEXT: Mapping[str, str] = {
     "candidate": "candidate",
@@ -32,84 +27,111 @@ DEFAULT_TEXT: Mapping[str, str] = {
 }
 
 
-def _token_cell(labels: Labels, token: str, index: int | None = None) -> str:
+@dataclass(frozen=True)
+class Span:
+    """A run of text in one style: "" (plain), "strong", "em" or "small"."""
+
+    text: str
+    style: str = ""
+
+
+Cell = tuple[Span, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    caption: Cell | None
+    header: tuple[Cell, ...]
+    align: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    link: tuple[str, str] | None = None
+    """(href, text) of a download link under the table."""
+
+
+def _plain(text: str) -> Cell:
+    return (Span(text),)
+
+
+def _token(labels: Labels, token: str, index: int | None = None, style: str = "") -> Cell:
     shown, raw = labels(token, index), labels.raw(token, index)
     if shown == raw:
-        return md_text(raw)
-    return f"{md_text(shown)} <small>({md_text(raw)})</small>"
+        return (Span(raw, style),)
+    return (Span(shown, style), Span(" "), Span(f"({raw})", "small"))
 
 
-def render_target_table(
+def target_tables(
     result: DocumentResult,
-    target: TargetResult,
     labels: Labels,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
-) -> str:
-    """One target: its candidates with role, score, weight and vector, then the representation.
+) -> list[Table]:
+    """One table per target: candidates with role, score, weight and vector, then the vectors.
 
     ``number_format`` applies to weights only: scores and vectors keep the printout style, since a
     percentage format would make them wrong.
     """
     words = {**DEFAULT_TEXT, **(text or {})}
-    header = [
-        md_text(words["candidate"]),
-        md_text(words["role"]),
-        md_text(words["score"]),
-        md_text(words["weight"]),
-        *(md_text(c) for c in result.vector_columns),
+    tables = []
+    for target in result.targets:
+        tables.append(_target_table(result, target, labels, number_format, words))
+    return tables
+
+
+def _target_table(
+    result: DocumentResult,
+    target: TargetResult,
+    labels: Labels,
+    number_format: str | None,
+    words: Mapping[str, str],
+) -> Table:
+    caption: list[Span] = [
+        Span(words["target"] + " ", "strong"),
+        *_token(labels, target.target, target.target_index, "strong"),
+        Span(f" · {words['top']}: "),
+        *_token(labels, target.top, target.top_index),
     ]
-    align = ["l", "l", "r", "r", *("r" for _ in result.vector_columns)]
-    rows = []
-    for cand in target.candidates:
-        weight = format_value(cand.weight, number_format)
-        if (cand.token, cand.index) == (target.top, target.top_index):
-            weight = f"**{weight}**"
-        rows.append(
-            [
-                _token_cell(labels, cand.token, cand.index),
-                md_text(cand.role),
-                py_round(cand.score),
-                weight,
-                *(py_round(v) for v in cand.vector),
-            ]
+    for name, group_weight in target.groups:
+        caption.append(Span(f" · {name}: {format_value(group_weight, number_format)}"))
+    header = tuple(
+        _plain(w)
+        for w in (
+            words["candidate"],
+            words["role"],
+            words["score"],
+            words["weight"],
+            *result.vector_columns,
         )
-    blank = ["", "", ""]
+    )
+    rows: list[tuple[Cell, ...]] = []
+    for cand in target.candidates:
+        is_top = (cand.token, cand.index) == (target.top, target.top_index)
+        weight = Span(format_value(cand.weight, number_format), "strong" if is_top else "")
+        rows.append(
+            (
+                _token(labels, cand.token, cand.index),
+                _plain(cand.role),
+                _plain(py_round(cand.score)),
+                (weight,),
+                *(_plain(py_round(v)) for v in cand.vector),
+            )
+        )
     for key, vector in (
         ("representation", target.representation),
         ("baseline", result.baseline),
         ("shift", target.shift),
     ):
-        rows.append([f"*{md_text(words[key])}*", *blank, *(py_round(v) for v in vector)])
-    return _table(header, align, rows)
+        blank = (_plain(""),) * 3
+        rows.append(((Span(words[key], "em"),), *blank, *(_plain(py_round(v)) for v in vector)))
+    align = ("l", "l", "r", "r", *("r" for _ in result.vector_columns))
+    return Table(tuple(caption), header, align, tuple(rows))
 
 
-def render_tables(
+def compare_table(
     result: DocumentResult,
     labels: Labels,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
-) -> str:
-    """Every requested target, each under a caption naming it, its top token and groups."""
-    words = {**DEFAULT_TEXT, **(text or {})}
-    parts: list[str] = []
-    for target in result.targets:
-        name = _token_cell(labels, target.target, target.target_index)
-        top = _token_cell(labels, target.top, target.top_index)
-        caption = f"**{md_text(words['target'])} {name}** · {md_text(words['top'])}: {top}"
-        for name, weight in target.groups:
-            caption += f" · {md_text(name)}: {format_value(weight, number_format)}"
-        table = render_target_table(result, target, labels, number_format, text)
-        parts.append(caption + "\n\n" + table)
-    return "\n\n".join(parts)
-
-
-def render_compare(
-    result: DocumentResult,
-    labels: Labels,
-    number_format: str | None = None,
-    text: Mapping[str, str] | None = None,
-) -> str:
+) -> Table:
     """Candidates × targets; each target's top weight in bold so the shift of focus shows."""
     words = {**DEFAULT_TEXT, **(text or {})}
     order: list[tuple[str, int | None]] = []
@@ -117,47 +139,44 @@ def render_compare(
         for cand in target.candidates:
             if (cand.token, cand.index) not in order:
                 order.append((cand.token, cand.index))
-    header = [
-        md_text(words["candidate"]),
-        *(_token_cell(labels, t.target, t.target_index) for t in result.targets),
-    ]
-    align = ["l", *("r" for _ in result.targets)]
-    rows = []
+    header = (
+        _plain(words["candidate"]),
+        *(_token(labels, t.target, t.target_index) for t in result.targets),
+    )
+    rows: list[tuple[Cell, ...]] = []
     for token, index in order:
-        row = [_token_cell(labels, token, index)]
+        row: list[Cell] = [_token(labels, token, index)]
         for target in result.targets:
             matches = [c for c in target.candidates if (c.token, c.index) == (token, index)]
             if not matches:
-                row.append("–")
+                row.append(_plain("–"))
                 continue
-            cell = format_value(sum(c.weight for c in matches), number_format)
-            row.append(
-                f"**{cell}** ▲" if (token, index) == (target.top, target.top_index) else cell
-            )
-        rows.append(row)
+            value = format_value(sum(c.weight for c in matches), number_format)
+            if (token, index) == (target.top, target.top_index):
+                row.append((Span(value, "strong"), Span(" ▲")))
+            else:
+                row.append(_plain(value))
+        rows.append(tuple(row))
     for name in [n for n, _ in result.targets[0].groups] if result.targets else []:
-        rows.append(
-            [
-                f"*{md_text(name)}*",
-                *(format_value(dict(t.groups)[name], number_format) for t in result.targets),
-            ]
+        weights = (
+            _plain(format_value(dict(t.groups)[name], number_format)) for t in result.targets
         )
-    return _table(header, align, rows)
+        rows.append(((Span(name, "em"),), *weights))
+    return Table(None, header, ("l", *("r" for _ in result.targets)), tuple(rows))
 
 
-def render_csv_rows(
+def csv_table(
     header: Sequence[str], rows: Sequence[Sequence[str]], link: str | None, file_name: str
-) -> str:
+) -> Table:
     """The document's raw CSV rows; ``link`` (already URL-safe) offers the whole file."""
     numeric = [all(_is_number(r[i]) for r in rows) for i in range(len(header))]
-    table = _table(
-        [md_text(h) for h in header],
-        ["r" if n else "l" for n in numeric],
-        [[md_text(cell) for cell in row] for row in rows],
+    return Table(
+        None,
+        tuple(_plain(h) for h in header),
+        tuple("r" if n else "l" for n in numeric),
+        tuple(tuple(_plain(cell) for cell in row) for row in rows),
+        None if link is None else (link, file_name),
     )
-    if link is None:
-        return table
-    return table + f'\n\n<a href="{html_text(link)}" download>{md_text(file_name)}</a>'
 
 
 def _is_number(text: str) -> bool:
@@ -166,3 +185,119 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Writers
+
+_MD_STYLE = {"": "{}", "strong": "**{}**", "em": "*{}*", "small": "<small>{}</small>"}
+_HTML_STYLE = {
+    "": "{}",
+    "strong": "<strong>{}</strong>",
+    "em": "<em>{}</em>",
+    "small": "<small>{}</small>",
+}
+_MD_ALIGN = {"l": ":--", "r": "--:", "c": ":-:"}
+_HTML_ALIGN = {"l": "left", "r": "right", "c": "center"}
+
+
+def _merged(cell: Cell) -> list[Span]:
+    """Adjacent spans of one style as one, so markdown never sees ``**a****b**``."""
+    spans: list[Span] = []
+    for span in cell:
+        if not span.text:
+            continue
+        if spans and spans[-1].style == span.style:
+            spans[-1] = Span(spans[-1].text + span.text, span.style)
+        else:
+            spans.append(span)
+    return spans
+
+
+def _md_cell(cell: Cell) -> str:
+    out = []
+    for span in _merged(cell):
+        core = span.text.strip() if span.style else span.text
+        if not core:
+            out.append(md_text(span.text))
+            continue
+        # Emphasis markers must touch the text, so surrounding spaces go outside them.
+        lead = span.text[: len(span.text) - len(span.text.lstrip())] if span.style else ""
+        trail = span.text[len(span.text.rstrip()) :] if span.style else ""
+        out.append(lead + _MD_STYLE[span.style].format(md_text(core)) + trail)
+    return "".join(out)
+
+
+def _html_cell(cell: Cell) -> str:
+    out = "".join(_HTML_STYLE[s.style].format(html_text(s.text)) for s in _merged(cell))
+    return out.replace("\n", "<br>")
+
+
+def to_markdown(tables: Sequence[Table]) -> str:
+    """Markdown with the tables extension, as a reader would write it."""
+    parts: list[str] = []
+    for table in tables:
+        lines: list[str] = []
+        if table.caption:
+            lines += [_md_cell(table.caption), ""]
+        lines.append("| " + " | ".join(_md_cell(c) for c in table.header) + " |")
+        lines.append("| " + " | ".join(_MD_ALIGN[a] for a in table.align) + " |")
+        lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows]
+        if table.link:
+            href, text = table.link
+            lines += ["", f'<a href="{html_text(href)}" download>{md_text(text)}</a>']
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def to_html(tables: Sequence[Table]) -> str:
+    """The HTML Python-Markdown's tables extension would make of :func:`to_markdown`'s output."""
+    parts: list[str] = []
+    for table in tables:
+        if table.caption:
+            parts.append(f"<p>{_html_cell(table.caption)}</p>")
+        head = "".join(
+            f'<th style="text-align: {_HTML_ALIGN[a]};">{_html_cell(c)}</th>'
+            for c, a in zip(table.header, table.align, strict=True)
+        )
+        body = "".join(
+            "<tr>"
+            + "".join(
+                f'<td style="text-align: {_HTML_ALIGN[a]};">{_html_cell(c)}</td>'
+                for c, a in zip(row, table.align, strict=True)
+            )
+            + "</tr>"
+            for row in table.rows
+        )
+        parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        if table.link:
+            href, text = table.link
+            parts.append(f'<p><a href="{html_text(href)}" download>{html_text(text)}</a></p>')
+    return "\n".join(parts)
+
+
+def render_tables(
+    result: DocumentResult,
+    labels: Labels,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+) -> str:
+    """Markdown of :func:`target_tables`."""
+    return to_markdown(target_tables(result, labels, number_format, text))
+
+
+def render_compare(
+    result: DocumentResult,
+    labels: Labels,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+) -> str:
+    """Markdown of :func:`compare_table`."""
+    return to_markdown([compare_table(result, labels, number_format, text)])
+
+
+def render_csv_rows(
+    header: Sequence[str], rows: Sequence[Sequence[str]], link: str | None, file_name: str
+) -> str:
+    """Markdown of :func:`csv_table`."""
+    return to_markdown([csv_table(header, rows, link, file_name)])
