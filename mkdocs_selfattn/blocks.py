@@ -105,7 +105,11 @@ def _dedent(line: str, indent: str) -> str:
 
 
 def fenced_line_numbers(text: str) -> set[int]:
-    """0-based numbers of lines in fenced code, fences included: no inline values there."""
+    """0-based numbers of lines in code, fences included: no inline values there.
+
+    Fenced code anywhere, and top-level indented code (four spaces after a paragraph break);
+    indented lines under a list item, admonition or content tab are their content, not code.
+    """
     lines = text.split("\n")
     inside: set[int] = set()
     i = 0
@@ -117,7 +121,34 @@ def fenced_line_numbers(text: str) -> set[int]:
         close = _find_close(lines, i + 1, match["fence"])
         inside.update(range(i, min(close, len(lines) - 1) + 1))
         i = close + 1
+    inside |= _indented_code(lines, inside)
     return inside
+
+
+_CONTAINER = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|!!!|\?\?\?|===|>)")
+
+
+def _indented_code(lines: list[str], fenced: set[int]) -> set[int]:
+    code: set[int] = set()
+    in_container = False
+    previous_blank = True
+    in_code = False
+    for n, line in enumerate(lines):
+        if n in fenced:
+            previous_blank, in_code = False, False
+            continue
+        if not line.strip():
+            previous_blank = True
+            continue
+        indented = line.startswith("    ") or line.startswith("\t")
+        if not indented:
+            in_container = bool(_CONTAINER.match(line))
+            in_code = False
+        elif in_code or (previous_blank and not in_container):
+            in_code = True
+            code.add(n)
+        previous_blank = False
+    return code
 
 
 # ---------------------------------------------------------------------------------------------

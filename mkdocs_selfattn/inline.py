@@ -20,7 +20,9 @@ T = TypeVar("T")
 _POSITION = re.compile(r"^(?P<token>.+)@(?P<index>-?\d+)$")
 
 
-def inline_value(item: InlineValue, examples: dict[str, Example]) -> str:
+def inline_value(
+    item: InlineValue, examples: dict[str, Example], failed: dict[str, int] | None = None
+) -> str:
     """The markdown text of one inline value; raises :class:`BlockError` naming the page line."""
     example = examples.get(item.example_id)
     where = f"inline value '{item.example_id} {item.quantity}'"
@@ -28,6 +30,9 @@ def inline_value(item: InlineValue, examples: dict[str, Example]) -> str:
     def fail(message: str) -> BlockError:
         return BlockError(f"{where}: {message}", line=item.line)
 
+    if example is None and item.example_id in (failed or {}):
+        line = (failed or {})[item.example_id]
+        raise fail(f"the example of line {line} failed; fix that block first")
     if example is None:
         known = ", ".join(sorted(examples)) or "none"
         raise fail(f"no example with id '{item.example_id}' on this page; ids: {known}")

@@ -37,6 +37,8 @@ class ExpandedPage:
     problems: list[Problem] = field(default_factory=list)
     files: set[Path] = field(default_factory=set)
     examples: dict[str, Example] = field(default_factory=dict)
+    failed: dict[str, int] = field(default_factory=dict)
+    """Ids whose defining block failed, with its line, so later uses say so."""
 
 
 Store = Callable[[str | PendingHtml, bool], str]
@@ -54,11 +56,10 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
             parsed.append(parse_block(raw))
         except BlockError as exc:
             parsed.append(exc)
-    defined_at = {
-        spec.example.id: spec.line
-        for spec in parsed
-        if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id
-    }
+    defined_at: dict[str, int] = {}
+    for spec in parsed:
+        if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
+            defined_at.setdefault(spec.example.id, spec.line)
 
     rendered: list[list[Piece]] = []
     for raw, spec in zip(blocks, parsed, strict=True):
@@ -70,6 +71,8 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
             line = exc.line if isinstance(exc, BlockError) and exc.line else raw.start
             out.problems.append(Problem(line, str(exc)))
             pieces = [("html", error_html(str(exc)))]
+            if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
+                out.failed.setdefault(spec.example.id, raw.start)
         for message in pipeline.warnings:
             out.problems.append(Problem(raw.start, message))
         pipeline.warnings.clear()
@@ -98,6 +101,12 @@ def _render_block(
 ) -> list[Piece]:
     if spec.use is not None:
         example = out.examples.get(spec.use)
+        if example is None and spec.use in out.failed:
+            raise BlockError(
+                f"'use: {spec.use}' shows the example of line {out.failed[spec.use]}, which "
+                "failed; fix that block first",
+                line=spec.line,
+            )
         if example is None:
             if spec.use in defined_at and defined_at[spec.use] > spec.line:
                 raise BlockError(
@@ -134,7 +143,7 @@ def _fill_inline_values(text: str, out: ExpandedPage, store: Store) -> str:
     for item in sorted((f for f in found if isinstance(f, InlineValue)), key=lambda f: f.start):
         pieces.append(text[position : item.start])
         try:
-            pieces.append(inline_value(item, out.examples))
+            pieces.append(inline_value(item, out.examples, out.failed))
         except BlockError as exc:
             out.problems.append(Problem(exc.line, str(exc)))
             pieces.append(store(_inline_error_html(str(exc)), False))

@@ -316,7 +316,9 @@ class _PageResolver:
         if self.docs_dir in path.parents:
             uri = path.relative_to(self.docs_dir).as_posix()
         else:
-            digest = hashlib.sha1(str(path).encode()).hexdigest()[:8]
+            # Hash the project-relative path: the same sources in another folder, same pages.
+            relative = os.path.relpath(path, self.project_root).replace(os.sep, "/")
+            digest = hashlib.sha1(relative.encode()).hexdigest()[:8]
             uri = posixpath.join(OUTSIDE_DOCS_URI, digest, path.name)
             self.plugin.outside_docs[uri] = path
         return get_relative_url(uri, self.url)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import selectors
+import signal
 import subprocess
 import sys
 import time
@@ -40,6 +41,8 @@ def run_script(path: Path, *, cwd: Path, timeout: float, display: str) -> Script
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            # Its own process group, so a timeout also stops whatever the script started.
+            start_new_session=True,
         )
     except OSError as exc:
         raise ScriptError(
@@ -95,13 +98,23 @@ def _collect(process: subprocess.Popen[bytes], deadline: float) -> tuple[bytes, 
             if status == "overflow":
                 break
     if status != "ok":
-        process.kill()
+        _kill_group(process)
     try:
         process.wait(timeout=max(0.1, deadline - time.monotonic()) if status == "ok" else 5)
     except subprocess.TimeoutExpired:
-        process.kill()
+        _kill_group(process)
         process.wait()
         status = "timeout"
+    # Anything the script left running in the background goes too: a build leaves nothing behind.
+    _kill_group(process)
     process.stdout.close()
     process.stderr.close()
     return bytes(out), bytes(err), status
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        if process.poll() is None:
+            process.kill()
