@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -69,26 +69,31 @@ class RawBlock:
     body: str
 
 
-def find_blocks(text: str) -> list[RawBlock]:
-    """Every ``selfattn`` fence not nested inside another fence (so docs can show the syntax)."""
-    lines = text.split("\n")
-    blocks: list[RawBlock] = []
+def _fences(lines: list[str]) -> Iterator[tuple[int, int, re.Match[str]]]:
+    """Outermost fenced code blocks as (opening line, closing line, opening match), 0-based;
+    an unclosed fence runs to the end. Fences inside a fence are its text, never blocks."""
     i = 0
     while i < len(lines):
         match = _FENCE_OPEN.match(lines[i])
         if not match or (match["fence"][0] == "`" and "`" in match["info"]):
             i += 1
             continue
-        indent, fence = match["indent"], match["fence"]
-        close = _find_close(lines, i + 1, fence)
+        close = _find_close(lines, i + 1, match["fence"])
+        yield i, close, match
+        i = close + 1
+
+
+def find_blocks(text: str) -> list[RawBlock]:
+    """Every ``selfattn`` fence not nested inside another fence (so docs can show the syntax)."""
+    lines = text.split("\n")
+    blocks: list[RawBlock] = []
+    for i, close, match in _fences(lines):
         info = match["info"].strip()
         name = info.split(None, 1)[0] if info else ""
         if name.lstrip("{.").rstrip("}") == FENCE_NAME:
-            body_lines = [_dedent(line, indent) for line in lines[i + 1 : close]]
-            blocks.append(
-                RawBlock(i + 1, min(close, len(lines) - 1) + 1, indent, "\n".join(body_lines))
-            )
-        i = close + 1
+            indent = match["indent"]
+            body = "\n".join(_dedent(line, indent) for line in lines[i + 1 : close])
+            blocks.append(RawBlock(i + 1, min(close, len(lines) - 1) + 1, indent, body))
     return blocks
 
 
@@ -112,15 +117,8 @@ def fenced_line_numbers(text: str) -> set[int]:
     """
     lines = text.split("\n")
     inside: set[int] = set()
-    i = 0
-    while i < len(lines):
-        match = _FENCE_OPEN.match(lines[i])
-        if not match or (match["fence"][0] == "`" and "`" in match["info"]):
-            i += 1
-            continue
-        close = _find_close(lines, i + 1, match["fence"])
+    for i, close, _ in _fences(lines):
         inside.update(range(i, min(close, len(lines) - 1) + 1))
-        i = close + 1
     inside |= _indented_code(lines, inside)
     return inside
 
