@@ -930,7 +930,7 @@ def test_chart_text_and_axes_keep_contrast_in_both_palettes(
     for n in range(charts.count()):
         colors = page.evaluate(READ_COLORS, charts.nth(n).element_handle())
         assert colors["scheme"] == scheme
-        assert colors["spines"] >= 2, colors
+        assert colors["spines"] >= 1, colors  # the x axis; values sit on bars, no y axis
         assert colors["ticks"] >= 2, colors
         background = page_background(colors["backgrounds"])
         for item in colors["items"]:
