@@ -930,8 +930,8 @@ def test_chart_text_and_axes_keep_contrast_in_both_palettes(
     for n in range(charts.count()):
         colors = page.evaluate(READ_COLORS, charts.nth(n).element_handle())
         assert colors["scheme"] == scheme
-        assert colors["spines"] >= 1, colors  # the x axis; values sit on bars, no y axis
-        assert colors["ticks"] >= 2, colors
+        # The x axis line; values sit on the bars, so there is no y axis and no tick marks.
+        assert colors["spines"] >= 1, colors
         background = page_background(colors["backgrounds"])
         for item in colors["items"]:
             r, g, b, a = parse_color(item["color"])
