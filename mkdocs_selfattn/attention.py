@@ -7,16 +7,25 @@ CSV has index columns); its rows, in CSV order, are the candidates the target re
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
-from mkdocs_selfattn.table import PARALLEL_ROWS, CandidateTable, FloatArray, IntArray, run_now
+from mkdocs_selfattn.table import (
+    PARALLEL_ROWS,
+    CandidateTable,
+    FloatArray,
+    IntArray,
+    run_now,
+)
+
+Submit = Callable[..., Future[Any]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,18 +76,19 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     """
     temperature = check_temperature(temperature, table.source)
     n = table.n_rows
-    order, starts, sizes = _segments(_group_keys(table))
+    order, starts, sizes = _segments(table)
     distinct_sizes = np.unique(sizes).tolist()
     # The usual course layout: each group's rows together, every group the same size. Then the
     # table reshapes into a (groups × candidates) matrix and nothing needs gathering.
     uniform = int(distinct_sizes[0]) if order is None and len(distinct_sizes) == 1 else None
 
-    # The baselines need no weights: on a large table they run beside the softmax.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        submit = pool.submit if n >= PARALLEL_ROWS else run_now
+    # On a large table the baselines (which need no weights) and half of the groups run on
+    # worker threads; numpy releases the GIL inside each array operation.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        submit: Submit = pool.submit if n >= PARALLEL_ROWS else run_now
         pending = submit(_baselines, table, uniform)
         weights, representation, top_row = _softmax_groups(
-            table, temperature, order, starts, sizes, distinct_sizes, uniform
+            table, temperature, order, starts, sizes, distinct_sizes, uniform, submit
         )
         baseline = pending.result()
 
@@ -110,25 +120,36 @@ def _softmax_groups(
     sizes: IntArray,
     distinct_sizes: list[int],
     uniform: int | None,
+    submit: Submit = run_now,
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """Per-row weights, per-group representations and top rows.
 
     Groups of one size are computed together as the rows of a matrix, so the number of numpy
-    passes grows with the number of distinct sizes, not of groups.
+    passes grows with the number of distinct sizes, not of groups. Every step works row by row
+    (group by group), so splitting the groups between threads cannot change a single bit.
     """
     n_groups = int(starts.shape[0])
     dims = table.vectors.shape[1]
-    if uniform is not None:
-        group_weights = _softmax_rows(table.scores.reshape(n_groups, uniform), temperature)
-        vectors = table.vectors.reshape(n_groups, uniform, dims)
-        representation = _weighted_sums(group_weights, vectors)
-        # argmax returns the first maximum: ties go to the earliest candidate in CSV order.
-        top_row = starts + np.argmax(group_weights, axis=1)
-        return group_weights.reshape(-1), representation, top_row
-
     weights = np.empty(table.n_rows, dtype=np.float64)
     representation = np.empty((n_groups, dims), dtype=np.float64)
     top_row = np.empty(n_groups, dtype=np.int64)
+    if uniform is not None:
+        scores = table.scores.reshape(n_groups, uniform)
+        vectors = table.vectors.reshape(n_groups, uniform, dims)
+        matrix = weights.reshape(n_groups, uniform)
+
+        def part(lo: int, hi: int) -> None:
+            group_weights = _softmax_rows(scores[lo:hi], temperature, out=matrix[lo:hi])
+            representation[lo:hi] = _weighted_sums(group_weights, vectors[lo:hi])
+            # argmax returns the first maximum: ties go to the earliest candidate in CSV order.
+            top_row[lo:hi] = starts[lo:hi] + np.argmax(group_weights, axis=1)
+
+        half = n_groups // 2
+        other = submit(part, 0, half)
+        part(half, n_groups)
+        other.result()
+        return weights, representation, top_row
+
     for size in distinct_sizes:
         members = np.flatnonzero(sizes == size)
         positions = starts[members][:, None] + np.arange(size, dtype=np.int64)
@@ -140,20 +161,37 @@ def _softmax_groups(
     return weights, representation, top_row
 
 
-def _softmax_rows(scores: FloatArray, temperature: float) -> FloatArray:
-    """Softmax of each row of a (groups × candidates) matrix, in a new array."""
+def _softmax_rows(
+    scores: FloatArray, temperature: float, out: FloatArray | None = None
+) -> FloatArray:
+    """Softmax of each row of a (groups × candidates) matrix, into ``out`` or a new array."""
     # Subtracting the row maximum before dividing keeps exp() in range even for ±1e300 scores:
     # every difference is ≤ 0, so the largest term is exactly exp(0) = 1 and nothing overflows.
     # (A difference of two huge scores can still overflow to -inf; exp(-inf) = 0 is then right.)
     with np.errstate(over="ignore", under="ignore"):
-        exps: FloatArray = scores - scores.max(axis=1, keepdims=True)
+        exps: FloatArray = np.subtract(scores, scores.max(axis=1, keepdims=True), out=out)
         if temperature != 1.0:
             exps /= temperature
         np.exp(exps, out=exps)
-    # An accumulate adds left to right by definition; its last column is Python's sum().
-    totals = np.add.accumulate(exps, axis=1)[:, -1:]
-    exps /= totals
+    exps /= _row_sums(exps)[:, None]
     return exps
+
+
+def _row_sums(values: FloatArray) -> FloatArray:
+    """Each row's sum, adding left to right like Python's ``sum()`` (numpy's sum is pairwise).
+
+    With many rows, one column is added at a time (each add is a vector op over all rows and no
+    matrix-sized temporary is made); with few, long rows an accumulate, which is sequential by
+    definition, avoids a Python loop over the columns.
+    """
+    rows, columns = values.shape
+    if rows >= 256 or columns <= 2:
+        totals = values[:, 0] + 0.0
+        for k in range(1, columns):
+            totals += values[:, k]
+        return totals
+    accumulated: FloatArray = np.add.accumulate(values, axis=1)
+    return accumulated[:, -1] + 0.0
 
 
 def _weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
@@ -174,10 +212,16 @@ def _weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
     return sums + 0.0
 
 
-def _group_keys(table: CandidateTable) -> IntArray:
-    keys = table.document_codes * max(len(table.targets), 1) + table.target_codes
+def _group_keys(table: CandidateTable, rows: IntArray | None = None) -> IntArray:
+    """One int64 per row (or per row of ``rows``), equal exactly when the rows share a group."""
+
+    def pick(values: IntArray) -> IntArray:
+        return values if rows is None else values[rows]
+
+    keys: IntArray = np.multiply(pick(table.document_codes), max(len(table.targets), 1))
+    keys += pick(table.target_codes)
     if table.target_index is not None:
-        keys = _combine(keys, table.target_index)
+        keys = _combine(keys, pick(table.target_index))
     return keys
 
 
@@ -204,21 +248,26 @@ def _first_appearance_codes(keys: IntArray) -> IntArray:
     return np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
 
 
-def _segments(keys: IntArray) -> tuple[IntArray | None, IntArray, IntArray]:
-    """Row order grouped by key (None when the file already is), group starts and sizes.
+def _segments(table: CandidateTable) -> tuple[IntArray | None, IntArray, IntArray]:
+    """Row order grouped by group (None when the file already is), group starts and sizes.
 
     Groups are numbered by first appearance. A course CSV normally lists each group's rows
-    together; then every run of equal keys is a whole group and no sorting is needed.
+    together; then every run of rows with the same document, target (and position) is a whole
+    group, and neither a per-row key nor a sort is needed: only the runs' first rows are keyed.
     """
-    n = keys.shape[0]
-    boundary = np.empty(n, dtype=bool)
+    n = table.n_rows
+    columns = [table.document_codes, table.target_codes]
+    if table.target_index is not None:
+        columns.append(table.target_index)
+    boundary = np.zeros(n, dtype=bool)
     boundary[:1] = True
-    np.not_equal(keys[1:], keys[:-1], out=boundary[1:])
+    for column in columns:
+        boundary[1:] |= column[1:] != column[:-1]
     run_starts = np.flatnonzero(boundary)
     del boundary
-    if np.unique(keys[run_starts]).shape[0] == run_starts.shape[0]:
+    if np.unique(_group_keys(table, run_starts)).shape[0] == run_starts.shape[0]:
         return None, run_starts, np.diff(np.append(run_starts, n))
-    codes = _first_appearance_codes(keys)
+    codes = _first_appearance_codes(_group_keys(table))
     order = np.argsort(codes, kind="stable").astype(np.int64)
     counts = np.bincount(codes)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
@@ -265,9 +314,16 @@ def _first_group_rows(
     n_groups = table.n_rows // size
     keys = candidate_keys.reshape(n_groups, size)
     group_docs = table.document_codes[::size]
-    docs, first_group = np.unique(group_docs, return_index=True)
-    leader = first_group[np.searchsorted(docs, group_docs)]
-    if not np.array_equal(keys, keys[leader]):
+    new_doc = np.empty(n_groups, dtype=bool)
+    new_doc[0] = True
+    np.not_equal(group_docs[1:], group_docs[:-1], out=new_doc[1:])
+    first_group = np.flatnonzero(new_doc)
+    if np.unique(group_docs[first_group]).shape[0] != first_group.shape[0]:
+        return None  # a document's groups are not all together
+    # Each group equals the one before it unless it starts a new document.
+    same = keys[1:] == keys[:-1]
+    same |= new_doc[1:, None]
+    if not same.all():
         return None
     leaders = np.sort(keys[first_group], axis=1)
     if np.any(leaders[:, 1:] == leaders[:, :-1]):

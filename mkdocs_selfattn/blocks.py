@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import reprlib
 import shlex
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +40,17 @@ TEXT_KEYS = (
     "axis_weight",
     "axis_candidate",
 )
+
+COLUMN_ROLES = (
+    "document",
+    "target",
+    "candidate",
+    "role",
+    "score",
+    "target_index",
+    "candidate_index",
+)
+"""The roles ``columns:`` may map (the fields of :class:`mkdocs_selfattn.table.ColumnMap`)."""
 
 _DEFINE_KEYS = (
     "id",
@@ -218,7 +230,7 @@ def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
-                f"duplicate key {key!r}; each key may appear once",
+                f"duplicate key {_preview(key)}; each key may appear once",
                 key_node.start_mark,
             )
         seen[key] = key_node.start_mark.line
@@ -251,6 +263,10 @@ def parse_block(block: RawBlock) -> BlockSpec:
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
+    except RecursionError:
+        raise BlockError("the YAML is nested too deeply", line=block.start) from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise BlockError(f"invalid YAML value: {str(exc)[:120]}", line=block.start) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = body_line + mark.line if mark is not None else block.start
@@ -262,7 +278,10 @@ def parse_block(block: RawBlock) -> BlockSpec:
             line=block.start,
         )
     key_lines = _key_lines(node, body_line)
-    return _spec_from_mapping(data, key_lines, block.start)
+    try:
+        return _spec_from_mapping(data, key_lines, block.start)
+    except RecursionError:
+        raise BlockError("the YAML is nested too deeply", line=block.start) from None
 
 
 def _key_lines(node: Any, body_line: int) -> dict[str, int]:
@@ -294,7 +313,7 @@ class _Reader:
         hint = ""
         if isinstance(value, bool | int | float) or value is None:
             hint = " (YAML reads yes/no/on/off/null and numbers as non-text: quote it)"
-        raise self.fail(key, f"expected {what}, got {_kind(value)} {value!r}{hint}")
+        raise self.fail(key, f"expected {what}, got {_kind(value)} {_preview(value)}{hint}")
 
     def opt_text(self, key: str) -> str | None:
         return None if key not in self.data else self.text(key, self.data[key])
@@ -304,7 +323,9 @@ class _Reader:
             return None
         value = self.data[key]
         if isinstance(value, str):
-            raise self.fail(key, f"expected a list such as [{value}], got the text {value!r}")
+            raise self.fail(
+                key, f"expected a list such as [{value[:40]}], got the text {_preview(value)}"
+            )
         if not isinstance(value, list):
             raise self.fail(key, f"expected a list, got {_kind(value)}")
         return tuple(self.text(key, item, "a text item") for item in value)
@@ -316,6 +337,16 @@ class _Reader:
         if not isinstance(value, dict):
             raise self.fail(key, f"expected a mapping such as {{a: b}}, got {_kind(value)}")
         return {self.text(key, k, "text keys"): self.text(key, v) for k, v in value.items()}
+
+
+_PREVIEW = reprlib.Repr()
+_PREVIEW.maxlevel, _PREVIEW.maxlist, _PREVIEW.maxdict = 2, 4, 4
+_PREVIEW.maxstring = _PREVIEW.maxother = 40
+
+
+def _preview(value: Any) -> str:
+    """A short repr: a YAML alias bomb or deep nesting must not turn into a huge message."""
+    return _PREVIEW.repr(value)
 
 
 def _kind(value: Any) -> str:
@@ -382,7 +413,7 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
         line=start,
         targets=reader.text_list("targets"),
         vectors=reader.text_list("vectors"),
-        columns=MappingProxyType(reader.text_map("columns")),
+        columns=MappingProxyType(_columns(reader)),
         display=MappingProxyType(reader.text_map("display")),
         groups=MappingProxyType(groups),
         temperature=float(temperature),
@@ -394,6 +425,16 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
     if "code" in view.show and example.script is None:
         raise reader.fail("show", "the 'code' view lists the example script: add 'script:'")
     return BlockSpec(line=start, view=view, example=example)
+
+
+def _columns(reader: _Reader) -> dict[str, str]:
+    columns = reader.text_map("columns")
+    for role in columns:
+        if role not in COLUMN_ROLES:
+            close = difflib.get_close_matches(role, COLUMN_ROLES, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"roles: {', '.join(COLUMN_ROLES)}"
+            raise reader.fail("columns", f"unknown column role '{role}'; {hint}")
+    return columns
 
 
 def _view_options(reader: _Reader) -> ViewOptions:
@@ -413,7 +454,7 @@ def _view_options(reader: _Reader) -> ViewOptions:
         show.append(view)
     top = data.get("top", 3)
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise reader.fail("top", f"expected a whole number ≥ 1, got {top!r}")
+        raise reader.fail("top", f"expected a whole number ≥ 1, got {_preview(top)}")
     number_format = reader.opt_text("number_format")
     if number_format is not None:
         try:

@@ -137,10 +137,8 @@ class Pipeline:
             {k: list(v) for k, v in spec.groups.items()},
             spec.temperature,
         )
-        cached = self.cache.get("result", key)
-        if cached is not None:
-            result = result_from_dict(cached)
-        else:
+        result = _cached_result(self.cache.get("result", key))
+        if result is None:
             result = _compute(spec, csv_file, csv_bytes)
             self.cache.put("result", key, {**result_to_dict(result), "source": result.source})
         labels = Labels(dict(spec.display)).for_result(result)
@@ -327,6 +325,17 @@ def _compute(spec: ExampleSpec, csv_file: ResolvedFile, data: bytes) -> Document
         groups={k: list(v) for k, v in spec.groups.items()},
         temperature=spec.temperature,
     )
+
+
+def _cached_result(payload: object) -> DocumentResult | None:
+    """A cache entry can pass its checksum and still have the wrong shape (written by another
+    version, or by hand): anything unreadable is a miss."""
+    if not isinstance(payload, dict):
+        return None
+    try:
+        return result_from_dict(payload)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _read_bytes(file: ResolvedFile) -> bytes:

@@ -36,6 +36,9 @@ class ExpandedPage:
     markdown: str
     problems: list[Problem] = field(default_factory=list)
     files: set[Path] = field(default_factory=set)
+    """CSVs and scripts the page read (to watch under `mkdocs serve`)."""
+    data_files: set[Path] = field(default_factory=set)
+    """CSVs of examples that built, the only files a page may offer for download."""
     examples: dict[str, Example] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     """Ids whose defining block failed, with its line, so later uses say so."""
@@ -129,6 +132,7 @@ def _render_block(
         )
     example = pipeline.load(spec.example, resolver)
     out.files.add(example.csv.path)
+    out.data_files.add(example.csv.path)
     if example.script is not None:
         out.files.add(example.script.path)
     if example_id is not None:

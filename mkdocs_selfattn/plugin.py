@@ -10,6 +10,7 @@ import logging
 import os
 import posixpath
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -102,9 +103,11 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.slots: dict[str, dict[str, str]] = {}
         self.late_slots: dict[str, dict[str, str | PendingHtml]] = {}
         self.used_files: set[Path] = set()
-        self.outside_docs: dict[str, Path] = {}
+        self.published: set[Path] = set()
+        self._nonce = secrets.token_hex(16)
         self.problem_count = 0
         self.project_root = Path.cwd()
+        self.docs_dir = str(Path.cwd())
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -142,6 +145,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         else:
             self.pipeline = Pipeline(settings, cache)
         self.project_root = project_root
+        self.docs_dir = str(Path(config.docs_dir).resolve())
         if self.config.mermaid_js == "bundled":
             config.extra_javascript.append(MERMAID_URI)
         config.extra_css.append(CSS_URI)
@@ -183,7 +187,10 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         resolver = _PageResolver(self, config, src_path, page.url)
         slots = self.slots.setdefault(page.file.src_uri, {})
         late_slots = self.late_slots.setdefault(page.file.src_uri, {})
-        prefix = "SELFATTNSLOT" + hashlib.sha1(page.file.src_uri.encode()).hexdigest()[:10]
+        # A per-build secret in every placeholder: CSV text that happens to look like one can
+        # never be swapped for HTML. Placeholders never reach the output, so builds stay equal.
+        seed = (self._nonce + page.file.src_uri).encode()
+        prefix = "SELFATTNSLOT" + hashlib.sha1(seed).hexdigest()[:10]
 
         def store(html: str | PendingHtml, late: bool) -> str:
             token = f"{prefix}N{len(slots) + len(late_slots)}X"
@@ -197,6 +204,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         for problem in expanded.problems:
             self._report(page_name, problem.line, [problem.message])
         self.used_files |= expanded.files
+        self.published |= expanded.data_files
         return expanded.markdown
 
     @event_priority(50)  # before other plugins (search, minifiers) read the page's HTML
@@ -256,9 +264,24 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def _src_path(self, page: Page, config: MkDocsConfig) -> Path:
         return Path(page.file.abs_src_path or Path(config.docs_dir) / page.file.src_uri)
 
+    def site_uri(self, path: Path) -> str:
+        """Where a CSV is published: its own place inside docs_dir, else a data folder."""
+        docs = Path(self.docs_dir)
+        if docs in path.parents:
+            return path.relative_to(docs).as_posix()
+        # Hash the project-relative path: the same sources in another folder, same pages.
+        relative = os.path.relpath(path, self.project_root).replace(os.sep, "/")
+        digest = hashlib.sha1(relative.encode()).hexdigest()[:8]
+        return posixpath.join(OUTSIDE_DOCS_URI, digest, path.name)
+
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        for uri, path in sorted(self.outside_docs.items()):
-            files.append(File.generated(config, uri, abs_src_path=str(path)))
+        # Only CSVs that built an example are published, and only if they still exist: a page
+        # must not be able to publish an arbitrary file by naming it in a failing block.
+        docs = Path(self.docs_dir)
+        for path in sorted(self.published):
+            if docs not in path.parents and path.is_file():
+                uri = self.site_uri(path)
+                files.append(File.generated(config, uri, abs_src_path=str(path)))
         return env
 
     def on_shutdown(self) -> None:
@@ -313,15 +336,7 @@ class _PageResolver:
         return ResolvedFile(path=path, display=display, link=self._link(path))
 
     def _link(self, path: Path) -> str:
-        if self.docs_dir in path.parents:
-            uri = path.relative_to(self.docs_dir).as_posix()
-        else:
-            # Hash the project-relative path: the same sources in another folder, same pages.
-            relative = os.path.relpath(path, self.project_root).replace(os.sep, "/")
-            digest = hashlib.sha1(relative.encode()).hexdigest()[:8]
-            uri = posixpath.join(OUTSIDE_DOCS_URI, digest, path.name)
-            self.plugin.outside_docs[uri] = path
-        return get_relative_url(uri, self.url)
+        return get_relative_url(self.plugin.site_uri(path), self.url)
 
 
 _HOLDER = re.compile(

@@ -27,6 +27,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _BOM = b"\xef\xbb\xbf"
+_BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
 PARALLEL_ROWS = 100_000
 """From this many rows on, independent steps run on worker threads; below, threads cost more
 than they save (numpy and Arrow release the GIL only for work worth the hand-over)."""
@@ -154,9 +155,10 @@ def parse_table(
 ) -> CandidateTable:
     """Validate CSV bytes into a :class:`CandidateTable` or raise one precise :class:`DataError`."""
     cols = columns or ColumnMap()
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
-    if not data.strip():
+    # No copies of the data on the good path: a 60 MB file copied once more costs as much as
+    # the whole numeric core (bytes.strip() and slicing off a BOM both copy). Arrow skips the
+    # header row, BOM included; only the error path strips the BOM, for the stdlib reader.
+    if _BLANK.fullmatch(data):
         raise DataError(source, "the file is empty; it needs a header line and data rows", line=1)
     header = _read_header(data, source)
     vector_columns = _vector_columns(header, cols, vectors, source)
@@ -168,12 +170,13 @@ def parse_table(
         raise DataError(source, "the file has a header but no data rows", line=2)
 
     def problem() -> DataError:
-        return diagnose(data, header, cols, vector_columns, has_index, source)
+        return diagnose(_without_bom(data), header, cols, vector_columns, has_index, source)
 
     # On a large file the text columns are hashed on worker threads (Arrow releases the GIL)
     # while this thread copies the numbers: after parsing, encoding is the largest cost left.
     # A small file is done faster than threads start.
-    text_names = list(dict.fromkeys(cols.text_columns))
+    # Candidates and roles first: they rarely come in runs, so they take longest (see _encode).
+    text_names = list(dict.fromkeys([cols.candidate, cols.role, cols.document, cols.target]))
     with ThreadPoolExecutor(max_workers=min(len(text_names), os.cpu_count() or 1)) as pool:
         submit = pool.submit if n_rows >= PARALLEL_ROWS else run_now
         pending = {name: submit(_encode, arrow.column(name)) for name in text_names}
@@ -182,6 +185,7 @@ def parse_table(
         numbers_ok = _copy_floats(arrow.column(cols.score), scores)
         for j, name in enumerate(vector_columns):
             numbers_ok = _copy_floats(arrow.column(name), vector_values[:, j]) and numbers_ok
+        numbers_ok = numbers_ok and _all_finite(scores) and _all_finite(vector_values)
         encoded = {name: future.result() for name, future in pending.items()}
     if not numbers_ok:
         raise problem()
@@ -237,14 +241,15 @@ def _read_header(data: bytes, source: str) -> list[str]:
 
 
 def _first_record_text(data: bytes, source: str) -> str:
-    """The header's text; headers rarely hold quoted newlines, but allow them.
+    """The header's text (after a BOM); headers rarely hold quoted newlines, but allow them.
 
     Lines may end in LF, CRLF or a lone CR (old Mac files), as Arrow's reader allows all three.
     """
-    end = _line_end(data, 0)
-    while data.count(b'"', 0, end) % 2 == 1 and end < len(data):
+    start = len(_BOM) if data.startswith(_BOM) else 0
+    end = _line_end(data, start)
+    while data.count(b'"', start, end) % 2 == 1 and end < len(data):
         end = _line_end(data, end)
-    chunk = data[:end]
+    chunk = data[start:end]
     try:
         return chunk.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -255,10 +260,14 @@ def _first_record_text(data: bytes, source: str) -> str:
         ) from None
 
 
+def _without_bom(data: bytes) -> bytes:
+    return data[len(_BOM) :] if data.startswith(_BOM) else data
+
+
 def _line_end(data: bytes, start: int) -> int:
     """Offset just past the line ending that follows ``start`` (or the end of the data)."""
     lf = data.find(b"\n", start)
-    cr = data.find(b"\r", start)
+    cr = data.find(b"\r", start, len(data) if lf < 0 else lf)
     if cr >= 0 and (lf < 0 or cr < lf):
         return cr + 2 if data[cr + 1 : cr + 2] == b"\n" else cr + 1
     return len(data) if lf < 0 else lf + 1
@@ -326,7 +335,8 @@ def _index_columns_present(header: list[str], cols: ColumnMap, source: str) -> b
             else (cols.candidate_index, cols.target_index)
         )
         raise DataError(
-            source, f"column '{have}' needs its partner column '{lack}'; add it or drop both",
+            source,
+            f"column '{have}' needs its partner column '{lack}'; add it or drop both",
             line=1,
         )
     return all(present)
@@ -366,11 +376,11 @@ def _parse_with_arrow(
             pa.py_buffer(data), read_options=read, parse_options=parse, convert_options=convert
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        _raise_diagnosis(data, header, cols, vector_columns, has_index, source)
+        _raise_diagnosis(_without_bom(data), header, cols, vector_columns, has_index, source)
 
 
 def _copy_floats(column: Any, out: FloatArray) -> bool:
-    """Copy a float column chunk by chunk into ``out``; False if a value is missing or not finite.
+    """Copy a float column chunk by chunk into ``out``; False if a value is missing.
 
     Writing each chunk straight into its slice of the destination (which may be a strided column
     of the vector matrix) avoids concatenating the chunks first and copying a second time.
@@ -382,11 +392,15 @@ def _copy_floats(column: Any, out: FloatArray) -> bool:
         stop = start + len(chunk)
         out[start:stop] = chunk.to_numpy(zero_copy_only=False)
         start = stop
+    return True
+
+
+def _all_finite(values: FloatArray) -> bool:
     # The sum is finite exactly when no value is inf or nan, unless finite values overflow it;
-    # only then is the exact (slower) element-wise test needed.
+    # only then is the exact element-wise test (a full boolean array) needed.
     with np.errstate(all="ignore"):
-        total = out.sum()
-    return bool(np.isfinite(total) or np.isfinite(out).all())
+        total = values.sum()
+    return bool(np.isfinite(total) or np.isfinite(values).all())
 
 
 def _int_column(arrow: Any, name: str) -> IntArray | None:
@@ -406,10 +420,15 @@ def _encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
     """
     n = len(column)
     sample = column.slice(0, min(n, _RUN_SAMPLE))
-    if n > 1 and _run_starts(sample).shape[0] * _RUN_RATIO <= len(sample):
-        starts = _run_starts(column)
-        values, head_codes = _hash_encode(column.take(starts))
-        return values, np.repeat(head_codes, np.diff(np.append(starts, n)))
+    if n > 1 and np.count_nonzero(_run_changes(sample)) * _RUN_RATIO <= len(sample):
+        changed = _run_changes(column)
+        values, head_codes = _hash_encode(column.take(np.flatnonzero(changed)))
+        # Row i belongs to run cumsum(changed)[i] - 1; look its code up in place.
+        codes = np.empty(n, dtype=np.int64)
+        np.cumsum(changed, out=codes)
+        codes -= 1
+        np.take(head_codes, codes, out=codes, mode="wrap")  # "wrap": no bounds-check buffer
+        return values, codes
     return _hash_encode(column)
 
 
@@ -418,8 +437,8 @@ _RUN_RATIO = 8
 """Encode by runs when the sample's runs average at least this many rows."""
 
 
-def _run_starts(column: Any) -> IntArray:
-    """Positions where a value differs from the one before it (always including 0)."""
+def _run_changes(column: Any) -> npt.NDArray[np.bool_]:
+    """True where a value differs from the one before it (and at 0)."""
     import pyarrow.compute as pc
 
     n = len(column)
@@ -431,7 +450,7 @@ def _run_starts(column: Any) -> IntArray:
         stop = start + len(chunk)
         changed[start:stop] = chunk.to_numpy(zero_copy_only=False)
         start = stop
-    return np.flatnonzero(changed)
+    return changed
 
 
 def _hash_encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
@@ -551,8 +570,9 @@ def _int_problem(raw: str) -> str | None:
         return "the value is empty; write a token position such as 3"
     if not _INT.fullmatch(value):
         return f"{value!r} is not a whole number; write a token position such as 3"
-    if not -(2**63) <= int(value) < 2**63:
-        return f"{value!r} is too large for a token position"
+    # Compare lengths before int(): Python refuses to convert more than 4,300 digits.
+    if len(value.lstrip("+-")) > 19 or not -(2**63) <= int(value) < 2**63:
+        return f"{value[:24]!r}… is too large for a token position"
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import unicodedata
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "axis_candidate": "candidate token",
 }
 
-CHART_FORMAT = 3
+CHART_FORMAT = 4
 """Bump when the drawing changes, so cached charts from older code are not reused."""
 
 _SENTINEL = "#010203"
@@ -78,7 +79,9 @@ def render_chart(
     from matplotlib.figure import Figure
 
     style = style or ChartStyle()
-    words = {**DEFAULT_TEXT, **(text or {})}
+    words = {k: _printable(v) for k, v in {**DEFAULT_TEXT, **(text or {})}.items()}
+    labels = _PrintableLabels(labels)
+    title = None if title is None else _printable(title)
     candidates: list[tuple[str, int | None]] = []
     for target in result.targets:
         for cand in target.candidates:
@@ -86,6 +89,8 @@ def render_chart(
                 candidates.append((cand.token, cand.index))
     rc: Any = {
         "svg.fonttype": "none",
+        # CSV text is data: "$5 and $6" must not become mathtext, nor "$\\frac{$" an error.
+        "text.parse_math": False,
         "svg.hashsalt": "mkdocs-selfattn",
         # Explicit families, not "sans-serif": only an explicit list gets per-glyph fallback,
         # so Latin text keeps DejaVu Sans while CJK falls through to a CJK font.
@@ -122,6 +127,20 @@ def render_chart(
     )
     key = hashlib.sha256(buffer.getvalue().encode("utf-8")).hexdigest()[:10]
     return ChartOutput(_finish_svg(buffer.getvalue(), result, labels, key, title), missing)
+
+
+def _printable(text: str) -> str:
+    """Control characters (tabs, CR, newlines in a quoted CSV field) drawn as spaces: no font
+    has glyphs for them, and a chart label is one line."""
+    return "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text)
+
+
+class _PrintableLabels(Labels):
+    def __init__(self, inner: Labels) -> None:
+        super().__init__(inner.display, inner.repeated)
+
+    def __call__(self, token: str, index: int | None = None) -> str:
+        return _printable(super().__call__(token, index))
 
 
 def _installed(families: Sequence[str]) -> list[str]:

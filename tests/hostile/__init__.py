@@ -1,0 +1,1 @@
+"""Hostile and broken input: nothing leaks, nothing is lost, every error is clear."""
