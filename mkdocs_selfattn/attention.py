@@ -25,7 +25,18 @@ from mkdocs_selfattn.table import (
     run_now,
 )
 
+__all__ = [
+    "AttentionResults",
+    "CandidateResult",
+    "DocumentResult",
+    "TargetResult",
+    "check_temperature",
+    "compute",
+    "compute_document",
+]
+
 Submit = Callable[..., Future[Any]]
+AnyInts = npt.NDArray[np.integer[Any]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,7 +104,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
         baseline = pending.result()
 
     first_rows = starts if order is None else order[starts]
-    group_document = table.document_codes[first_rows]
+    group_document = table.document_codes[first_rows].astype(np.int64)
     shift = representation - baseline[group_document]
     return AttentionResults(
         table=table,
@@ -102,7 +113,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
         starts=starts,
         sizes=sizes,
         group_document=group_document,
-        group_target=table.target_codes[first_rows],
+        group_target=table.target_codes[first_rows].astype(np.int64),
         group_target_index=None if table.target_index is None else table.target_index[first_rows],
         weights=weights,
         representation=representation,
@@ -215,24 +226,29 @@ def _weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
 def _group_keys(table: CandidateTable, rows: IntArray | None = None) -> IntArray:
     """One int64 per row (or per row of ``rows``), equal exactly when the rows share a group."""
 
-    def pick(values: IntArray) -> IntArray:
+    def pick(values: AnyInts) -> AnyInts:
         return values if rows is None else values[rows]
 
-    keys: IntArray = np.multiply(pick(table.document_codes), max(len(table.targets), 1))
+    # int64 before multiplying: codes are int32 and the product may not fit.
+    keys: IntArray = np.multiply(
+        pick(table.document_codes), max(len(table.targets), 1), dtype=np.int64
+    )
     keys += pick(table.target_codes)
     if table.target_index is not None:
         keys = _combine(keys, pick(table.target_index))
     return keys
 
 
-def _combine(left: IntArray, right: IntArray) -> IntArray:
+def _combine(left: AnyInts, right: AnyInts) -> IntArray:
     """One int64 key per (left, right) pair (``left`` ≥ 0), never overflowing."""
     if not left.size:
-        return left
+        return left.astype(np.int64)
     low, high = int(right.min()), int(right.max())
     width = high - low + 1
     if (int(left.max()) + 1) * width < 2**62:
-        return left * width + (right - low)
+        keys: IntArray = np.multiply(left, width, dtype=np.int64)
+        keys += right - low
+        return keys
     # Positions spread too far apart for arithmetic: number the distinct values first.
     left_codes = _first_appearance_codes(left)
     right_codes = _first_appearance_codes(right)
@@ -240,7 +256,7 @@ def _combine(left: IntArray, right: IntArray) -> IntArray:
     return left_codes * width + right_codes
 
 
-def _first_appearance_codes(keys: IntArray) -> IntArray:
+def _first_appearance_codes(keys: AnyInts) -> IntArray:
     """Dense codes 0..k-1 numbered by first appearance (Arrow's hash encoding keeps that order)."""
     import pyarrow as pa
 
@@ -256,7 +272,7 @@ def _segments(table: CandidateTable) -> tuple[IntArray | None, IntArray, IntArra
     group, and neither a per-row key nor a sort is needed: only the runs' first rows are keyed.
     """
     n = table.n_rows
-    columns = [table.document_codes, table.target_codes]
+    columns: list[AnyInts] = [table.document_codes, table.target_codes]
     if table.target_index is not None:
         columns.append(table.target_index)
     boundary = np.zeros(n, dtype=bool)
@@ -281,12 +297,13 @@ def _baselines(table: CandidateTable, uniform: int | None = None) -> FloatArray:
     """
     is_first = None
     if uniform is not None:
-        candidate_keys = table.candidate_codes
+        candidate_keys: AnyInts = table.candidate_codes
         if table.candidate_index is not None:
             candidate_keys = _combine(candidate_keys, table.candidate_index)
         is_first = _first_group_rows(table, candidate_keys, uniform)
     if is_first is None:
-        keys = table.document_codes * max(len(table.candidates), 1) + table.candidate_codes
+        keys = np.multiply(table.document_codes, max(len(table.candidates), 1), dtype=np.int64)
+        keys += table.candidate_codes
         if table.candidate_index is not None:
             keys = _combine(keys, table.candidate_index)
         is_first = _first_occurrences(keys)
@@ -303,7 +320,7 @@ def _baselines(table: CandidateTable, uniform: int | None = None) -> FloatArray:
 
 
 def _first_group_rows(
-    table: CandidateTable, candidate_keys: IntArray, size: int
+    table: CandidateTable, candidate_keys: AnyInts, size: int
 ) -> npt.NDArray[np.bool_] | None:
     """First occurrences without hashing every row, when the layout allows it; else None.
 

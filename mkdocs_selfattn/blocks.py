@@ -256,6 +256,7 @@ def parse_block(block: RawBlock) -> BlockSpec:
         raise BlockError(
             "the block is empty; give at least 'csv' and 'document' (or 'use')", line=block.start
         )
+    node: Any = None
     try:
         loader = _UniqueKeyLoader(block.body)
         try:
@@ -266,7 +267,8 @@ def parse_block(block: RawBlock) -> BlockSpec:
     except RecursionError:
         raise BlockError("the YAML is nested too deeply", line=block.start) from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise BlockError(f"invalid YAML value: {str(exc)[:120]}", line=block.start) from None
+        line = _long_scalar_line(node, body_line) or block.start
+        raise BlockError(f"invalid YAML value: {str(exc)[:120]}", line=line) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = body_line + mark.line if mark is not None else block.start
@@ -282,6 +284,23 @@ def parse_block(block: RawBlock) -> BlockSpec:
         return _spec_from_mapping(data, key_lines, block.start)
     except RecursionError:
         raise BlockError("the YAML is nested too deeply", line=block.start) from None
+
+
+def _long_scalar_line(node: Any, body_line: int) -> int | None:
+    """Page line of the first over-long scalar (what Python refuses to turn into an int)."""
+    stack = [node]
+    seen = 0
+    while stack and seen < 100_000:
+        seen += 1
+        item = stack.pop()
+        if isinstance(item, yaml.ScalarNode) and len(str(item.value)) > 4000:
+            return body_line + int(item.start_mark.line)
+        if isinstance(item, yaml.SequenceNode):
+            stack.extend(reversed(item.value))
+        elif isinstance(item, yaml.MappingNode):
+            for key, value in reversed(item.value):
+                stack += [value, key]
+    return None
 
 
 def _key_lines(node: Any, body_line: int) -> dict[str, int]:

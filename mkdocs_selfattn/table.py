@@ -25,6 +25,9 @@ from mkdocs_selfattn.errors import DataError
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+CodeArray = npt.NDArray[np.int32]
+"""Dictionary codes: int32 like Arrow's own indices, half the memory of int64 for a column that
+has a code per row. Arithmetic on codes must widen to int64 first (see attention._group_keys)."""
 
 _BOM = b"\xef\xbb\xbf"
 _BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
@@ -91,13 +94,13 @@ class CandidateTable:
     columns: ColumnMap
     vector_columns: tuple[str, ...]
     documents: tuple[str, ...]
-    document_codes: IntArray
+    document_codes: CodeArray
     targets: tuple[str, ...]
-    target_codes: IntArray
+    target_codes: CodeArray
     candidates: tuple[str, ...]
-    candidate_codes: IntArray
+    candidate_codes: CodeArray
     roles: tuple[str, ...]
-    role_codes: IntArray
+    role_codes: CodeArray
     scores: FloatArray
     vectors: FloatArray
     target_index: IntArray | None = None
@@ -410,7 +413,7 @@ def _int_column(arrow: Any, name: str) -> IntArray | None:
     return np.ascontiguousarray(column.to_numpy(), dtype=np.int64)
 
 
-def _encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
+def _encode(column: Any) -> tuple[tuple[str, ...], CodeArray]:
     """Dictionary-encode; codes are numbered by first appearance, which the core relies on.
 
     Document and target columns come in long runs of one value (a course lists a document's rows
@@ -422,9 +425,9 @@ def _encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
     sample = column.slice(0, min(n, _RUN_SAMPLE))
     if n > 1 and np.count_nonzero(_run_changes(sample)) * _RUN_RATIO <= len(sample):
         changed = _run_changes(column)
-        values, head_codes = _hash_encode(column.take(np.flatnonzero(changed)))
+        values, head_codes = _hash_encode(_take_rows(column, np.flatnonzero(changed)))
         # Row i belongs to run cumsum(changed)[i] - 1; look its code up in place.
-        codes = np.empty(n, dtype=np.int64)
+        codes = np.empty(n, dtype=np.int32)
         np.cumsum(changed, out=codes)
         codes -= 1
         np.take(head_codes, codes, out=codes, mode="wrap")  # "wrap": no bounds-check buffer
@@ -435,6 +438,22 @@ def _encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
 _RUN_SAMPLE = 1 << 14
 _RUN_RATIO = 8
 """Encode by runs when the sample's runs average at least this many rows."""
+
+
+def _take_rows(column: Any, rows: IntArray) -> Any:
+    """``column.take(rows)`` chunk by chunk (``rows`` ascending): Arrow's own take on a chunked
+    column first concatenates every chunk, copying all the strings just to pick a few."""
+    import pyarrow as pa
+
+    pieces = []
+    start = 0
+    for chunk in column.chunks:
+        stop = start + len(chunk)
+        lo, hi = np.searchsorted(rows, [start, stop])
+        if hi > lo:
+            pieces.append(chunk.take(pa.array(rows[lo:hi] - start)))
+        start = stop
+    return pa.chunked_array(pieces, type=column.type)
 
 
 def _run_changes(column: Any) -> npt.NDArray[np.bool_]:
@@ -453,13 +472,13 @@ def _run_changes(column: Any) -> npt.NDArray[np.bool_]:
     return changed
 
 
-def _hash_encode(column: Any) -> tuple[tuple[str, ...], IntArray]:
+def _hash_encode(column: Any) -> tuple[tuple[str, ...], CodeArray]:
     """Arrow's hash encoding, on the chunked column directly: one hash table is shared across
     chunks (so every chunk carries the same, final dictionary), and a million strings are not
     concatenated first."""
     encoded = column.dictionary_encode()
     chunks = encoded.chunks
-    codes = np.empty(len(column), dtype=np.int64)
+    codes = np.empty(len(column), dtype=np.int32)
     start = 0
     for chunk in chunks:
         stop = start + len(chunk)
@@ -572,7 +591,8 @@ def _int_problem(raw: str) -> str | None:
         return f"{value!r} is not a whole number; write a token position such as 3"
     # Compare lengths before int(): Python refuses to convert more than 4,300 digits.
     if len(value.lstrip("+-")) > 19 or not -(2**63) <= int(value) < 2**63:
-        return f"{value[:24]!r}… is too large for a token position"
+        shown = repr(value) if len(value) <= 24 else f"{value[:24]!r}…"
+        return f"{shown} is too large for a token position"
     return None
 
 

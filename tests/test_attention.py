@@ -625,3 +625,20 @@ def test_sums_run_left_to_right_like_python(dims: int, size: int) -> None:
         if np.array_equal(np.exp(np.array(scores) - max(scores)), exps):  # libm's exp in both
             total = sum(exps)
             assert weights == [e / total for e in exps]
+
+
+def test_many_documents_and_targets_do_not_overflow_keys() -> None:
+    # Codes are int32. With 80,000 documents and 80,000 targets, (document 53687, target 7296)
+    # and (document 0, target 0) get the same key if document × 80,000 + target wraps around
+    # in 32 bits (53687 × 80000 + 7296 = 2**32 × 1000); so do their (document, candidate) keys.
+    n = 80_000
+    lines = [HEADER] + [f"d{i},t{i},c{i},r,{i},0,0,{i % 7}" for i in range(n)]
+    lines.append("d53687,t7296,c7296,r,-1,0,0,5")
+    table = parse_table("\n".join(lines).encode(), source="wide.csv")
+    assert (table.document_codes[-1], table.target_codes[-1]) == (53687, 7296)
+    results = compute(table)
+    assert results.n_groups == n + 1
+    assert np.array_equal(results.weights, np.ones(n + 1))
+    expected = np.arange(n, dtype=np.float64)
+    expected[53687] = (53687 - 1) / 2  # its two distinct candidates, c53687 and c7296
+    assert np.array_equal(results.baseline[:, 0], expected)
