@@ -18,9 +18,9 @@ ChartJob = tuple[Any, ...]
 
 
 def default_workers() -> int:
-    """As many as the cores (at most 4): the pool starts workers only when none is idle, and
-    measured on 2 cores, two workers beat one once MkDocs has rendered its pages and waits."""
-    return max(1, min(4, os.cpu_count() or 1))
+    """One fewer than the cores (at least 1, at most 4), so MkDocs keeps a core to itself:
+    measured on 2 cores, a second worker made cold builds slower, not faster."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
 
 
 def _warm_up() -> None:

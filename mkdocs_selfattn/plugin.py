@@ -79,7 +79,7 @@ class SelfAttnConfig(base.Config):  # type: ignore[no-untyped-call]
     on_error = c.Choice(("warn", "fail"), default="warn")
     """warn: log (fails --strict) and show the error on the page; fail: stop the build at once."""
     chart_workers = c.Optional(c.Type(int))
-    """Processes that draw charts while pages render (default: the number of cores, at most 4);
+    """Processes that draw charts while pages render (default: one fewer than the cores, 1 to 4);
     0 draws them in the build process itself."""
     mermaid_js = c.Choice(("bundled", "cdn", "off"), default="bundled")
     """bundled: serve the mermaid 11 shipped with the plugin (works offline); cdn: leave
