@@ -109,7 +109,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     return AttentionResults(
         table=table,
         temperature=temperature,
-        order=np.arange(n, dtype=np.int64) if order is None else order,
+        order=_identity_order(table) if order is None else order,
         starts=starts,
         sizes=sizes,
         group_document=group_document,
@@ -121,6 +121,19 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
         shift=shift,
         top_row=top_row,
     )
+
+
+def _identity_order(table: CandidateTable) -> IntArray:
+    """``arange(n)``: the table's own row numbers when they are exactly that (a whole file).
+
+    Row numbers only ever increase (subsets keep file order), so first 0 and last n - 1 means
+    0..n-1; sharing them saves a fresh array as large as a column, which is not free.
+    """
+    rows = table.row_numbers
+    n = table.n_rows
+    if rows.shape[0] == n and (n == 0 or (rows[0] == 0 and rows[-1] == n - 1)):
+        return rows
+    return np.arange(n, dtype=np.int64)
 
 
 def _softmax_groups(
