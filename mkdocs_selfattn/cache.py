@@ -11,12 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 FORMAT = 1
+_PAYLOAD = b', "payload": '
 MEMORY_ENTRIES = 4096
 """Bound on in-memory entries, so a long `mkdocs serve` session does not grow without limit."""
 
@@ -32,6 +35,25 @@ def content_key(*parts: Any) -> str:
     return digest.hexdigest()
 
 
+_MPL_VERSION: list[str] = []
+
+
+def matplotlib_version() -> str:
+    """Part of every key that involves a chart. Read from the installed package's metadata, so
+    that a warm build never imports matplotlib; only its Version line is read, because parsing
+    the whole file as an e-mail message (``importlib.metadata.version``) took 10 ms."""
+    if not _MPL_VERSION:
+        from importlib.metadata import PackageNotFoundError, distribution
+
+        try:
+            text = distribution("matplotlib").read_text("METADATA") or ""
+        except PackageNotFoundError:
+            text = ""
+        found = re.search(r"^Version:[ \t]*(\S+)", text, re.MULTILINE)
+        _MPL_VERSION.append(found.group(1) if found else "none")
+    return _MPL_VERSION[0]
+
+
 class Cache:
     """Memory + optional disk. ``problem`` reports, once, that the disk cannot be used."""
 
@@ -42,6 +64,8 @@ class Cache:
         self._disk_ok = folder is not None
         self.hits = 0
         self.misses = 0
+        self.kind_misses: Counter[str] = Counter()
+        """Misses by entry kind ("page", "result", "chart", "script"), for tests and benchmarks."""
 
     def get(self, kind: str, key: str) -> Any | None:
         name = f"{kind}-{key}"
@@ -51,9 +75,21 @@ class Cache:
         value = self._read(name)
         if value is None:
             self.misses += 1
+            self.kind_misses[kind] += 1
             return None
         self.hits += 1
         self._remember(name, value)
+        return value
+
+    def peek(self, kind: str, key: str) -> Any | None:
+        """Like :meth:`get` (and keeps the entry in memory), without counting a hit or miss:
+        for looking ahead at what a build will need."""
+        name = f"{kind}-{key}"
+        if name in self.memory:
+            return self.memory[name]
+        value = self._read(name)
+        if value is not None:
+            self._remember(name, value)
         return value
 
     def put(self, kind: str, key: str, value: Any) -> None:
@@ -76,16 +112,21 @@ class Cache:
             return None
         try:
             raw = self._path(name).read_bytes()
-            entry = json.loads(raw)
-            payload = entry["payload"]
-            body = json.dumps(payload, ensure_ascii=False).encode()
+            # The checksum covers the payload's bytes exactly as _write lays them out (last
+            # member): hashing them in place, instead of serialising the parsed payload again
+            # to compare, halves the cost of a hit on a large entry (a page memo with its SVG).
+            at = raw.find(_PAYLOAD)
+            if at < 0 or not raw.endswith(b"}"):
+                return None
+            head = json.loads(raw[:at] + b"}")
+            body = raw[at + len(_PAYLOAD) : -1]
             if (
-                entry.get("format") != FORMAT
-                or entry.get("name") != name
-                or entry.get("sha256") != hashlib.sha256(body).hexdigest()
+                head.get("format") != FORMAT
+                or head.get("name") != name
+                or head.get("sha256") != hashlib.sha256(body).hexdigest()
             ):
                 return None
-            return payload
+            return json.loads(body)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
@@ -93,19 +134,16 @@ class Cache:
         if not self._disk_ok:
             return
         body = json.dumps(value, ensure_ascii=False).encode()
-        entry = {
-            "format": FORMAT,
-            "name": name,
-            "sha256": hashlib.sha256(body).hexdigest(),
-            "payload": value,
-        }
+        head = {"format": FORMAT, "name": name, "sha256": hashlib.sha256(body).hexdigest()}
+        # A JSON object whose last member is the payload, serialised once (see _read).
+        data = json.dumps(head).encode()[:-1] + _PAYLOAD + body + b"}"
         path = self._path(name)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
             try:
                 with os.fdopen(fd, "wb") as handle:
-                    handle.write(json.dumps(entry, ensure_ascii=False).encode())
+                    handle.write(data)
                 os.replace(tmp, path)
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)

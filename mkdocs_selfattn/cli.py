@@ -69,20 +69,35 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("csv", help="the CSV file of candidate rows")
     run.add_argument("--document", required=True, help="the document (memo) to compute")
     run.add_argument(
-        "--target", action="append", dest="targets", metavar="TOKEN",
+        "--target",
+        action="append",
+        dest="targets",
+        metavar="TOKEN",
         help="a target token to re-read (repeatable; default: every target in CSV order)",
     )
     run.add_argument("--vectors", help="vector columns, comma-separated (default: the rest)")
     run.add_argument(
-        "--display", action="append", type=_display, default=[], metavar="TOKEN=LABEL",
+        "--display",
+        action="append",
+        type=_display,
+        default=[],
+        metavar="TOKEN=LABEL",
         help="how a token is shown (repeatable)",
     )
     run.add_argument(
-        "--group", action="append", type=_group, default=[], metavar="NAME=TOKEN,TOKEN",
+        "--group",
+        action="append",
+        type=_group,
+        default=[],
+        metavar="NAME=TOKEN,TOKEN",
         help="report the summed weight of these candidates as NAME_weight (repeatable)",
     )
     run.add_argument(
-        "--column", action="append", type=_column, default=[], metavar="ROLE=NAME",
+        "--column",
+        action="append",
+        type=_column,
+        default=[],
+        metavar="ROLE=NAME",
         help="map a column role (document, target, candidate, role, score, …) to a CSV column",
     )
     run.add_argument("--temperature", type=_temperature, default=1.0, help="softmax temperature")

@@ -6,9 +6,15 @@ so a page author and a CI log both get one line, never a traceback.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class SelfAttnError(Exception):
-    """Base of every error the package reports to a user."""
+    """Base of every error the package reports to a user.
+
+    Errors cross process boundaries (a worker computing ahead sends its failure back), so each
+    class pickles with all of its fields: one that did not would break the whole worker pool.
+    """
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -16,6 +22,16 @@ class SelfAttnError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), dict(self.__dict__)))
+
+
+def _rebuild(cls: type[SelfAttnError], fields: dict[str, Any]) -> SelfAttnError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, fields.get("message", ""))
+    error.__dict__.update(fields)
+    return error
 
 
 class DataError(SelfAttnError):

@@ -13,15 +13,24 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
-from mkdocs_selfattn.cache import Cache, content_key
+from mkdocs_selfattn.cache import Cache, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
+from mkdocs_selfattn.jobs import (
+    ChartRequest,
+    ComputeRequest,
+    compute,
+    compute_payload,
+    draw_chart,
+    render_chart_job,
+    result_payload,
+)
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
 from mkdocs_selfattn.render.escape import html_text
-from mkdocs_selfattn.render.jsonout import result_from_dict, result_to_dict
+from mkdocs_selfattn.render.jsonout import result_from_dict
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 from mkdocs_selfattn.render.printout import render_printout
@@ -78,44 +87,169 @@ class Example:
     key: str
 
 
+Drawn = tuple[str, list[str]]
+"""A chart's SVG and the characters its fonts could not draw."""
+
+
 class PendingHtml:
-    """HTML still being drawn elsewhere (a chart in a worker); ``resolve`` waits for it."""
+    """HTML still being drawn elsewhere (a chart in a worker); ``resolve`` waits for it.
+
+    While it waits, ``helper`` may draw charts the worker has not started yet here instead, so
+    that both cores draw when the worker is far behind (see :meth:`Pipeline.help_draw`).
+    """
 
     def __init__(
-        self, future: Future[tuple[str, list[str]]], finish: Callable[[str, list[str]], str]
+        self,
+        future: Future[Drawn],
+        finish: Callable[[str, list[str]], str],
+        local: Callable[[], Drawn] | None = None,
+        helper: Callable[[PendingHtml], bool] | None = None,
     ) -> None:
         self._future = future
         self._finish = finish
+        self._local = local
+        self._helper = helper
+        self._here: Future[Drawn] | None = None
         self.line: int | None = None
         """Page line of the block, set by the page expander for messages."""
 
     def done(self) -> bool:
-        return self._future.done()
+        return self._here is not None or self._future.done()
+
+    def queued(self) -> bool:
+        """Not started by the worker, and so still possible to draw here."""
+        return (
+            self._local is not None
+            and self._here is None
+            and not self._future.running()
+            and not self._future.done()
+        )
+
+    def take_back(self) -> bool:
+        """Draw here, if the worker has not started; a failure is kept for ``resolve``."""
+        if self._local is None or self._here is not None or not self._future.cancel():
+            return False
+        self._draw_here()
+        return True
 
     def resolve(self) -> str:
-        svg, missing = self._future.result()
+        while self._here is None and not self._future.done():
+            if self._helper is None or not self._helper(self):
+                break
+        if self._here is None and self._local is not None and self._future.exception():
+            # The worker failed (or the pool broke): draw here, so that a real problem with
+            # this chart is reported as itself, and a lost worker costs time, not the chart.
+            self._draw_here()
+        source = self._here if self._here is not None else self._future
+        svg, missing = source.result()
         return self._finish(svg, missing)
+
+    def _draw_here(self) -> None:
+        assert self._local is not None
+        here: Future[Drawn] = Future()
+        try:
+            here.set_result(self._local())
+        except Exception as exc:  # reported where the page collects it, like a worker's failure
+            here.set_exception(exc)
+        self._here = here
 
 
 Piece = tuple[str, "str | PendingHtml"]
-"""("md", markdown), ("html", raw HTML that must bypass markdown) or ("chart", raw HTML that
-may still be drawing and need not be searchable)."""
+"""("md", markdown), ("html", raw HTML that must bypass markdown) or ("late", raw HTML that
+bypasses markdown and the search index: tables and charts, which are numbers, and charts may
+still be drawing). The plugin puts "late" pieces in after search has indexed the page, which
+keeps the index to the prose and the printout and saves parsing every table cell for it."""
+
+
+Submit = Callable[..., "Future[Any]"]
+"""``submit(fn, *args)`` of a worker pool."""
+
+TAKE_BACK_AT = 8
+"""Queued charts at which the build process starts drawing too: about as many charts as the
+time matplotlib takes to import here, so that the import pays for itself."""
 
 
 class Pipeline:
     """Shared by every page of a build; the cache makes repeated work free."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        cache: Cache,
-        chart_submit: Callable[..., Future[tuple[str, list[str]]]] | None = None,
-    ) -> None:
+    def __init__(self, settings: Settings, cache: Cache, submit: Submit | None = None) -> None:
         self.settings = settings
         self.cache = cache
-        self._chart_submit = chart_submit
+        self._submit = submit
         self.warnings: list[str] = []
         """Problems found while rendering that do not stop the block (e.g. missing glyphs)."""
+        self._charts: dict[str, ChartRequest] = {}
+        self._result_futures: dict[str, Future[dict[str, Any]]] = {}
+        self._chart_futures: dict[str, Future[Drawn]] = {}
+        self._drawing: list[PendingHtml] = []
+        self._helping = False
+
+    # -- prefetching ----------------------------------------------------------------------------
+
+    def prefetch(self, spec: ExampleSpec, charts: list[ViewOptions], resolver: Resolver) -> None:
+        """Send what the cache cannot answer for this example to the worker: its result now,
+        and the charts its ``charts`` views will draw when :meth:`start_prefetch` is called."""
+        if self._submit is None:
+            return
+        csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
+        csv_bytes = _read_bytes(csv_file)
+        key = result_key(spec, csv_bytes)
+        request = ComputeRequest.of(key, spec, csv_bytes, csv_file.display)
+        if (
+            key not in self._result_futures
+            and _cached_result(self.cache.peek("result", key)) is None
+        ):
+            # Sent at once: the first page that needs a result may come soon, and the worker
+            # still has to start up and import numpy.
+            self._result_futures[key] = self._submit(compute_payload, request)
+        for view in charts:
+            number_format = view.number_format or self.settings.number_format
+            ckey = chart_key(key, spec, self.settings.chart, number_format, view)
+            if ckey in self._charts or _cached_chart(self.cache.peek("chart", ckey)) is not None:
+                continue
+            self._charts[ckey] = ChartRequest(
+                compute=request,
+                display=tuple(spec.display.items()),
+                style=self.settings.chart,
+                number_format=number_format,
+                text=tuple(view.text.items()),
+                title=view.title,
+            )
+
+    def start_prefetch(self) -> tuple[int, int]:
+        """Send the queued charts, after every computation (pages wait for those at once, and
+        collect charts only when they are written). Returns how many results and charts are
+        on their way."""
+        if self._submit is not None:
+            for key, chart in self._charts.items():
+                self._chart_futures[key] = self._submit(draw_chart, chart)
+        self._charts.clear()
+        return len(self._result_futures), len(self._chart_futures)
+
+    def _prefetched_result(self, key: str) -> dict[str, Any] | None:
+        future = self._result_futures.pop(key, None)
+        if future is None:
+            return None
+        try:
+            payload = future.result()
+        except Exception:  # any failure: computed again here, where errors are reported
+            return None
+        return payload if _cached_result(payload) is not None else None
+
+    def help_draw(self, waiting: PendingHtml) -> bool:
+        """While a page waits for its chart, draw the last chart still queued for the worker.
+
+        The worker draws in page order and pages collect charts in page order, so the chart a
+        page waits for is nearly always the one the worker is drawing: taking work from the
+        front would find nothing to take. Taking it from the back lets both cores draw. It
+        starts only when at least :data:`TAKE_BACK_AT` charts are queued, so that importing
+        matplotlib here pays for itself. False when there is nothing to take.
+        """
+        queued = [p for p in self._drawing if p is not waiting and p.queued()]
+        self._helping = self._helping or len(queued) >= TAKE_BACK_AT
+        if not self._helping:
+            return False
+        return any(pending.take_back() for pending in reversed(queued))
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -126,21 +260,16 @@ class Pipeline:
         if spec.script is not None:
             script_file = resolver.resolve(spec.script, "script", spec.line_of("script"))
             script_text = _read_text(script_file)
-        key = content_key(
-            "result",
-            __version__,
-            csv_bytes,
-            spec.document,
-            spec.targets,
-            spec.vectors,
-            dict(spec.columns),
-            {k: list(v) for k, v in spec.groups.items()},
-            spec.temperature,
-        )
+        key = result_key(spec, csv_bytes)
         result = _cached_result(self.cache.get("result", key))
         if result is None:
-            result = _compute(spec, csv_file, csv_bytes)
-            self.cache.put("result", key, {**result_to_dict(result), "source": result.source})
+            payload = self._prefetched_result(key)
+            if payload is not None:
+                result = result_from_dict(payload)
+            else:
+                result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
+                payload = result_payload(result)
+            self.cache.put("result", key, payload)
         labels = Labels(dict(spec.display)).for_result(result)
         printout = render_printout(result, labels)
         script_output = None
@@ -189,12 +318,12 @@ class Pipeline:
                 pieces.append(("md", self._output(example)))
             elif name == "table":
                 tables = target_tables(example.result, example.labels, number_format, view.text)
-                pieces.append(("html", to_html(tables)))
+                pieces.append(("late", to_html(tables)))
             elif name == "compare":
                 table = compare_table(example.result, example.labels, number_format, view.text)
-                pieces.append(("html", to_html([table])))
+                pieces.append(("late", to_html([table])))
             elif name == "csv":
-                pieces.append(("html", to_html([self._csv_rows(example)])))
+                pieces.append(("late", to_html([self._csv_rows(example)])))
             elif name == "mermaid":
                 source = render_mermaid(
                     example.result,
@@ -205,7 +334,7 @@ class Pipeline:
                 )
                 pieces.append(("md", _fence("mermaid", source)))
             elif name == "chart":
-                pieces.append(("chart", self._chart(example, view, number_format)))
+                pieces.append(("late", self._chart(example, view, number_format)))
             elif name == "code":
                 pieces.append(("md", self._code(example, line)))
         return pieces
@@ -244,30 +373,26 @@ class Pipeline:
         self, example: Example, view: ViewOptions, number_format: str | None
     ) -> str | PendingHtml:
         style = self.settings.chart
-        key = content_key(
-            "chart",
-            __version__,
-            CHART_FORMAT,
-            example.key,
-            dict(example.spec.display),
-            style.width,
-            style.height,
-            list(style.colors),
-            list(style.fonts),
-            number_format,
-            dict(view.text),
-            view.title,
-            _matplotlib_version(),
-        )
-        cached = self.cache.get("chart", key)
-        if isinstance(cached, dict) and isinstance(cached.get("svg"), str):
-            return self._finish_chart(None, str(cached["svg"]), list(cached.get("missing", [])))
+        key = chart_key(example.key, example.spec, style, number_format, view)
+        cached = _cached_chart(self.cache.get("chart", key))
+        if cached is not None:
+            return self._finish_chart(None, *cached)
         job = (example.result, example.labels, style, number_format, dict(view.text), view.title)
-        if self._chart_submit is None:
-            svg, missing = render_chart_job(*job)
+
+        def finish(svg: str, missing: list[str]) -> str:
             return self._finish_chart(key, svg, missing)
-        future = self._chart_submit(*job)
-        return PendingHtml(future, lambda svg, missing: self._finish_chart(key, svg, missing))
+
+        future = self._chart_futures.pop(key, None)
+        if future is None and self._submit is None:
+            return finish(*render_chart_job(*job))
+        if future is None:
+            assert self._submit is not None
+            future = self._submit(render_chart_job, *job)
+        pending = PendingHtml(
+            future, finish, local=lambda: render_chart_job(*job), helper=self.help_draw
+        )
+        self._drawing.append(pending)
+        return pending
 
     def _finish_chart(self, key: str | None, svg: str, missing: list[str]) -> str:
         if key is not None:
@@ -281,50 +406,52 @@ class Pipeline:
         return f'<div class="selfattn-chart-box">{svg}</div>'
 
 
-def render_chart_job(
-    result: DocumentResult,
-    labels: Labels,
+def result_key(spec: ExampleSpec, csv_bytes: bytes) -> str:
+    """Everything that decides an example's numbers (display names and views do not)."""
+    return content_key(
+        "result",
+        __version__,
+        csv_bytes,
+        spec.document,
+        spec.targets,
+        spec.vectors,
+        dict(spec.columns),
+        {k: list(v) for k, v in spec.groups.items()},
+        spec.temperature,
+    )
+
+
+def chart_key(
+    example_key: str,
+    spec: ExampleSpec,
     style: ChartStyle,
     number_format: str | None,
-    text: dict[str, str],
-    title: str | None,
-) -> tuple[str, list[str]]:
-    from mkdocs_selfattn.render.chart import render_chart
-
-    out = render_chart(
-        result, labels, style=style, number_format=number_format, text=text, title=title
+    view: ViewOptions,
+) -> str:
+    return content_key(
+        "chart",
+        __version__,
+        CHART_FORMAT,
+        example_key,
+        dict(spec.display),
+        style.width,
+        style.height,
+        list(style.colors),
+        list(style.fonts),
+        number_format,
+        dict(view.text),
+        view.title,
+        matplotlib_version(),
     )
-    return out.svg, out.missing_glyphs
 
 
-_MPL_VERSION: list[str] = []
-
-
-def _matplotlib_version() -> str:
-    """Read from package metadata, so a warm build never imports matplotlib."""
-    if not _MPL_VERSION:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            _MPL_VERSION.append(version("matplotlib"))
-        except PackageNotFoundError:
-            _MPL_VERSION.append("none")
-    return _MPL_VERSION[0]
-
-
-def _compute(spec: ExampleSpec, csv_file: ResolvedFile, data: bytes) -> DocumentResult:
-    from mkdocs_selfattn.attention import compute_document
-    from mkdocs_selfattn.table import ColumnMap, parse_table
-
-    columns = ColumnMap.from_mapping(dict(spec.columns), source=csv_file.display)
-    table = parse_table(data, source=csv_file.display, columns=columns, vectors=spec.vectors)
-    return compute_document(
-        table,
-        spec.document,
-        targets=spec.targets,
-        groups={k: list(v) for k, v in spec.groups.items()},
-        temperature=spec.temperature,
-    )
+def _cached_chart(payload: object) -> tuple[str, list[str]] | None:
+    if not isinstance(payload, dict) or not isinstance(payload.get("svg"), str):
+        return None
+    missing = payload.get("missing", [])
+    if not isinstance(missing, list) or not all(isinstance(m, str) for m in missing):
+        return None
+    return payload["svg"], missing
 
 
 def _cached_result(payload: object) -> DocumentResult | None:

@@ -31,7 +31,8 @@ from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.example import PendingHtml, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.page import expand_page
 from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.render.chart import DEFAULT_COLORS, DEFAULT_FONTS, ChartStyle
+from mkdocs_selfattn.render.chart import ChartStyle
+from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
 
 log = logging.getLogger("mkdocs_selfattn")
 

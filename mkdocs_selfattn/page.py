@@ -14,6 +14,7 @@ from pathlib import Path
 from mkdocs_selfattn.blocks import (
     BlockSpec,
     InlineValue,
+    ViewOptions,
     find_blocks,
     find_inline_values,
     parse_block,
@@ -21,6 +22,7 @@ from mkdocs_selfattn.blocks import (
 from mkdocs_selfattn.errors import BlockError, SelfAttnError
 from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver, error_html
 from mkdocs_selfattn.inline import inline_value
+from mkdocs_selfattn.page_memo import file_digest
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class ExpandedPage:
     """CSVs and scripts the page read (to watch under `mkdocs serve`)."""
     data_files: set[Path] = field(default_factory=set)
     """CSVs of examples that built, the only files a page may offer for download."""
+    digests: dict[Path, str] = field(default_factory=dict)
+    """SHA-256 of the bytes each built example read (CSVs and scripts), for the page memo."""
     examples: dict[str, Example] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     """Ids whose defining block failed, with its line, so later uses say so."""
@@ -87,12 +91,40 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
         for kind, content in pieces:
             if isinstance(content, PendingHtml):
                 content.line = raw.start
-            chunk = str(content) if kind == "md" else store(content, kind == "chart")
+            chunk = str(content) if kind == "md" else store(content, kind == "late")
             body += ["", *chunk.split("\n"), ""]
         indented = [raw.indent + line if line else "" for line in body]
         lines[raw.start - 1 : raw.end] = indented
     out.markdown = "\n".join(lines)
     return out
+
+
+def prefetch_page(text: str, *, pipeline: Pipeline, resolver: Resolver) -> None:
+    """Queue this page's uncached work with the pipeline, before MkDocs renders any page.
+
+    Best effort: a block that does not parse or resolve is skipped here, and reported when the
+    page itself is expanded.
+    """
+    specs: list[BlockSpec] = []
+    for raw in find_blocks(text):
+        try:
+            specs.append(parse_block(raw))
+        except BlockError:
+            continue
+    charts: dict[str, list[ViewOptions]] = {}
+    for spec in specs:
+        if spec.use is not None and "chart" in spec.view.show:
+            charts.setdefault(spec.use, []).append(spec.view)
+    for spec in specs:
+        if spec.example is None:
+            continue
+        views = [spec.view] if "chart" in spec.view.show else []
+        if spec.example.id is not None:
+            views += charts.pop(spec.example.id, [])
+        try:
+            pipeline.prefetch(spec.example, views, resolver)
+        except SelfAttnError:
+            continue
 
 
 def _render_block(
@@ -133,8 +165,10 @@ def _render_block(
     example = pipeline.load(spec.example, resolver)
     out.files.add(example.csv.path)
     out.data_files.add(example.csv.path)
-    if example.script is not None:
+    out.digests[example.csv.path] = file_digest(example.csv_bytes)
+    if example.script is not None and example.script_text is not None:
         out.files.add(example.script.path)
+        out.digests[example.script.path] = file_digest(example.script_text.encode("utf-8"))
     if example_id is not None:
         out.examples[example_id] = example
     return pipeline.views(example, spec.view, spec.line)

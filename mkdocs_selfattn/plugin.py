@@ -11,8 +11,9 @@ import os
 import posixpath
 import re
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -24,12 +25,16 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from mkdocs_selfattn.cache import Cache
-from mkdocs_selfattn.chart_pool import ChartPool, default_workers
-from mkdocs_selfattn.example import PendingHtml, Pipeline, ResolvedFile, Settings, error_html
-from mkdocs_selfattn.page import expand_page
+from mkdocs_selfattn import __version__
+from mkdocs_selfattn.cache import Cache, matplotlib_version
+from mkdocs_selfattn.page_memo import KIND as MEMO_KIND
+from mkdocs_selfattn.page_memo import PageMemo, file_digest, memo_key
 from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.render.chart import DEFAULT_COLORS, DEFAULT_FONTS, ChartStyle
+from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.workers import WorkerPool, default_workers
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.example import PendingHtml, Pipeline, ResolvedFile
 
 # Not get_plugin_logger: its "selfattn: " prefix would come before the page path, and messages
 # must read "docs/page.md:LINE: selfattn: …". Being under "mkdocs" makes --strict count them.
@@ -79,8 +84,8 @@ class SelfAttnConfig(base.Config):  # type: ignore[no-untyped-call]
     on_error = c.Choice(("warn", "fail"), default="warn")
     """warn: log (fails --strict) and show the error on the page; fail: stop the build at once."""
     chart_workers = c.Optional(c.Type(int))
-    """Processes that draw charts while pages render (default: one fewer than the cores, 1 to 4);
-    0 draws them in the build process itself."""
+    """Processes that compute and draw the examples the cache cannot answer while pages render
+    (default: one fewer than the cores, 1 to 4); 0 does it all in the build process itself."""
     mermaid_js = c.Choice(("bundled", "cdn", "off"), default="bundled")
     """bundled: serve the mermaid 11 shipped with the plugin (works offline); cdn: leave
     mkdocs-material's CDN default; off: the site loads mermaid itself."""
@@ -95,11 +100,16 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._memory: dict[str, Any] = {}
         self._server: LiveReloadServer | None = None
         self._watched: set[str] = set()
-        self._pool: ChartPool | None = None
+        self._pool: WorkerPool | None = None
         self._reset()
 
     def _reset(self) -> None:
-        self.pipeline: Pipeline | None = None
+        self._pipeline: Pipeline | None = None
+        self._cache: Cache | None = None
+        self._memo_pending: dict[str, _PendingMemo] = {}
+        self._digests: dict[Path, str | None] = {}
+        self._looked: dict[str, tuple[str, str, str]] = {}
+        """Pages seen by the look-ahead: src_uri → (markdown, url, memo key)."""
         self.slots: dict[str, dict[str, str]] = {}
         self.late_slots: dict[str, dict[str, str | PendingHtml]] = {}
         self.used_files: set[Path] = set()
@@ -123,33 +133,47 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         cache_folder = self._cache_folder(config, project_root)
         cache = Cache(cache_folder, problem=lambda message: log.warning("selfattn: %s", message))
         cache.memory = self._memory
-        settings = Settings(
-            number_format=self.config.number_format,
-            chart=ChartStyle(
-                width=float(self.config.chart_width),
-                height=float(self.config.chart_height),
-                colors=tuple(self.config.chart_colors) or DEFAULT_COLORS,
-                fonts=tuple(self.config.chart_fonts) or DEFAULT_FONTS,
-            ),
-            run_scripts=self.config.scripts,
-            script_timeout=float(self.config.script_timeout),
-        )
+        self._cache = cache
         workers = self.config.chart_workers
         workers = default_workers() if workers is None else workers
-        if workers > 0:
-            if self._pool is None or self._pool.workers != workers:
-                if self._pool is not None:
-                    self._pool.shutdown()
-                self._pool = ChartPool(workers)
-            self.pipeline = Pipeline(settings, cache, chart_submit=self._pool.submit)
-        else:
-            self.pipeline = Pipeline(settings, cache)
+        if workers > 0 and (self._pool is None or self._pool.workers != workers):
+            if self._pool is not None:
+                self._pool.shutdown()
+            self._pool = WorkerPool(workers)
+        elif workers <= 0 and self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
         self.project_root = project_root
         self.docs_dir = str(Path(config.docs_dir).resolve())
         if self.config.mermaid_js == "bundled":
             config.extra_javascript.append(MERMAID_URI)
         config.extra_css.append(CSS_URI)
+        if self._pool is not None:
+            self._look_ahead(config)
         return config
+
+    @property
+    def pipeline(self) -> Pipeline:
+        """Built on first need: a build served wholly from page memos never imports it."""
+        if self._pipeline is None:
+            from mkdocs_selfattn.example import Pipeline, Settings
+            from mkdocs_selfattn.render.chart import ChartStyle
+
+            assert self._cache is not None, "on_config has not run"
+            settings = Settings(
+                number_format=self.config.number_format,
+                chart=ChartStyle(
+                    width=float(self.config.chart_width),
+                    height=float(self.config.chart_height),
+                    colors=tuple(self.config.chart_colors) or DEFAULT_COLORS,
+                    fonts=tuple(self.config.chart_fonts) or DEFAULT_FONTS,
+                ),
+                run_scripts=self.config.scripts,
+                script_timeout=float(self.config.script_timeout),
+            )
+            submit = self._pool.submit if self._pool is not None else None
+            self._pipeline = Pipeline(settings, self._cache, submit=submit)
+        return self._pipeline
 
     def _cache_folder(self, config: MkDocsConfig, root: Path) -> Path | None:
         if not self.config.cache_dir:
@@ -174,6 +198,52 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         files.append(File.generated(config, CSS_URI, content=CSS))
         return files
 
+    def _look_ahead(self, config: MkDocsConfig) -> None:
+        """Before MkDocs lists files or renders a page, send what the cache cannot answer to the
+        worker, which then imports, computes and draws on the other core while this process
+        works. Done here rather than in on_files, because listing the theme's files alone
+        takes a tenth of a second of the worker's head start.
+
+        Pages whose memo holds are skipped, so a warm build starts no worker. Best effort: the
+        walk sees the Markdown files in docs_dir, and anything it cannot read or parse is left
+        to the page's own turn, where problems are reported.
+        """
+        from mkdocs.utils import meta
+
+        assert self._cache is not None
+        pages: list[tuple[File, Path, str]] = []
+        for file in _markdown_files(config):
+            try:
+                source = file.content_string
+            except (OSError, ValueError):
+                continue
+            if "selfattn" not in source:
+                continue
+            markdown, _ = meta.get_data(source)
+            src_path = _file_path(file, config)
+            key = memo_key(markdown, self._memo_context(file, src_path))
+            self._looked[file.src_uri] = (markdown, file.url, key)
+            memo = PageMemo.from_payload(self._cache.peek(MEMO_KIND, key))
+            if memo is None or not memo.inputs_unchanged(self._digest):
+                pages.append((file, src_path, markdown))
+        if not pages:
+            return
+        from mkdocs_selfattn.page import prefetch_page
+
+        for file, src_path, markdown in pages:
+            resolver = _PageResolver(self, config, src_path, file.url)
+            try:
+                prefetch_page(markdown, pipeline=self.pipeline, resolver=resolver)
+            except Exception as exc:  # an optimisation must never be what stops a build
+                log.debug("selfattn: look-ahead skipped %s (%r)", file.src_uri, exc)
+        sent = self.pipeline.start_prefetch()
+        log.debug(
+            "selfattn: %d of %d pages need work; sent %d results and %d charts to the worker",
+            len(pages),
+            len(self._looked),
+            *sent,
+        )
+
     # -- pages ----------------------------------------------------------------------------------
 
     def on_page_markdown(
@@ -181,10 +251,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     ) -> str:
         if "selfattn" not in markdown:
             return markdown
-        assert self.pipeline is not None
+        assert self._cache is not None
         src_path = self._src_path(page, config)
-        page_name = _display(src_path, self.project_root)
-        resolver = _PageResolver(self, config, src_path, page.url)
         slots = self.slots.setdefault(page.file.src_uri, {})
         late_slots = self.late_slots.setdefault(page.file.src_uri, {})
         # A per-build secret in every placeholder: CSV text that happens to look like one can
@@ -192,9 +260,31 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         seed = (self._nonce + page.file.src_uri).encode()
         prefix = "SELFATTNSLOT" + hashlib.sha1(seed).hexdigest()[:10]
 
+        looked = self._looked.pop(page.file.src_uri, None)
+        if looked is not None and looked[:2] == (markdown, page.url):
+            key = looked[2]
+        else:
+            key = memo_key(markdown, self._memo_context(page.file, src_path))
+        memo = PageMemo.from_payload(self._cache.get(MEMO_KIND, key))
+        if memo is not None and memo.inputs_unchanged(self._digest):
+            slots.update(memo.slots_for(prefix))
+            late_slots.update(memo.late_for(prefix))
+            for item in memo.inputs:
+                self.used_files.add(item.path)
+                if item.published:
+                    self.published.add(item.path)
+            return memo.markdown(prefix)
+
+        from mkdocs_selfattn.page import expand_page
+
+        page_name = _display(src_path, self.project_root)
+        resolver = _PageResolver(self, config, src_path, page.url)
+
+        from mkdocs_selfattn.example import PendingHtml as Pending
+
         def store(html: str | PendingHtml, late: bool) -> str:
             token = f"{prefix}N{len(slots) + len(late_slots)}X"
-            if late or isinstance(html, PendingHtml):
+            if late or isinstance(html, Pending):
                 late_slots[token] = html
             else:
                 slots[token] = html
@@ -205,7 +295,33 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             self._report(page_name, problem.line, [problem.message])
         self.used_files |= expanded.files
         self.published |= expanded.data_files
+        if not expanded.problems:
+            self._memo_pending[page.file.src_uri] = _PendingMemo(
+                key, expanded.markdown, prefix, dict(slots), expanded.digests, expanded.data_files
+            )
         return expanded.markdown
+
+    def _memo_context(self, file: File, src_path: Path) -> dict[str, Any]:
+        """Everything besides the markdown and the files its blocks read that shapes a page."""
+        options = (
+            "number_format",
+            "chart_width",
+            "chart_height",
+            "chart_colors",
+            "chart_fonts",
+            "scripts",
+            "script_timeout",
+        )
+        return {
+            "version": __version__,
+            "src": file.src_uri,
+            "path": str(src_path),
+            "url": file.url,
+            "docs_dir": self.docs_dir,
+            "root": str(self.project_root),
+            "options": {name: self.config[name] for name in options},
+            "matplotlib": matplotlib_version(),
+        }
 
     @event_priority(50)  # before other plugins (search, minifiers) read the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -213,35 +329,52 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         late = self.late_slots.get(page.file.src_uri, {})
         if not slots and not late:
             return html
-        # Charts arrive in on_post_page: until then an empty, search-excluded box holds their
-        # place, so the search index stays free of tick labels and does not parse the SVG.
+        # Tables and charts arrive in on_post_page: until then an empty, search-excluded box
+        # holds their place, so the search index keeps to prose and printout (not every table
+        # cell and tick label), and does not spend time parsing them.
         holders = {
-            token: f'<div class="selfattn-chart-box" data-search-exclude data-selfattn="{token}">'
-            "</div>"
+            token: f'<div class="selfattn-late" data-search-exclude data-selfattn="{token}"></div>'
             for token in late
         }
         return replace_slots(html, {**slots, **holders})
 
-    # Charts drawn in a worker are collected last, after every page's markdown has been rendered
-    # (so the worker had all that time to draw them).
+    # Tables and charts are put in last, after every page's markdown has been rendered (so a
+    # worker had all that time to draw the charts).
     @event_priority(-50)
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         late = self.late_slots.pop(page.file.src_uri, None)
+        pending = self._memo_pending.pop(page.file.src_uri, None)
         if not late:
-            return output
-        resolved = self._resolve(late, page, config)
-        return _HOLDER.sub(lambda m: resolved.get(m.group(1), m.group(0)), output)
+            resolved: dict[str, str] = {}
+        else:
+            problems_before = self.problem_count
+            resolved = self._resolve(late, page, config)
+            if self.problem_count != problems_before:
+                pending = None  # a page with problems is rebuilt (and reports them) every time
+            output = _HOLDER.sub(lambda m: resolved.get(m.group(1), m.group(0)), output)
+        if pending is not None and self._cache is not None:
+            memo = PageMemo.capture(
+                pending.markdown,
+                pending.secret,
+                pending.slots,
+                resolved,
+                pending.digests,
+                pending.published,
+            )
+            self._cache.put(MEMO_KIND, pending.key, memo.to_payload())
+        return output
 
     def _resolve(
         self, slots: dict[str, str | PendingHtml], page: Page, config: MkDocsConfig
     ) -> dict[str, str]:
-        assert self.pipeline is not None
         page_name = _display(self._src_path(page, config), self.project_root)
         resolved: dict[str, str] = {}
         for token, content in slots.items():
             if isinstance(content, str):
                 resolved[token] = content
                 continue
+            from mkdocs_selfattn.example import error_html
+
             try:
                 resolved[token] = content.resolve()
             except Exception as exc:  # a worker failure (any kind) must not end the build
@@ -262,7 +395,16 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         messages.clear()
 
     def _src_path(self, page: Page, config: MkDocsConfig) -> Path:
-        return Path(page.file.abs_src_path or Path(config.docs_dir) / page.file.src_uri)
+        return _file_path(page.file, config)
+
+    def _digest(self, path: Path) -> str | None:
+        """SHA-256 of a file, read once a build (the look-ahead and the page both ask)."""
+        if path not in self._digests:
+            try:
+                self._digests[path] = file_digest(path.read_bytes())
+            except OSError:
+                self._digests[path] = None
+        return self._digests[path]
 
     def site_uri(self, path: Path) -> str:
         """Where a CSV is published: its own place inside docs_dir, else a data folder."""
@@ -314,6 +456,18 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             self._watched.add(str(path))
 
 
+@dataclass(frozen=True)
+class _PendingMemo:
+    """A page computed in on_page_markdown, memoised once its charts are drawn."""
+
+    key: str
+    markdown: str
+    secret: str
+    slots: dict[str, str]
+    digests: dict[Path, str]
+    published: set[Path]
+
+
 class _PageResolver:
     """Paths as a page sees them: relative to its file, ``/`` for docs_dir, never outside."""
 
@@ -325,6 +479,8 @@ class _PageResolver:
         self.url = url
 
     def resolve(self, raw: str, key: str, line: int) -> ResolvedFile:
+        from mkdocs_selfattn.example import ResolvedFile
+
         path, display = resolve_path(
             raw,
             key=key,
@@ -340,7 +496,7 @@ class _PageResolver:
 
 
 _HOLDER = re.compile(
-    r'<div class="selfattn-chart-box" data-search-exclude data-selfattn="'
+    r'<div class="selfattn-late" data-search-exclude data-selfattn="'
     r'(SELFATTNSLOT[0-9a-f]{10}N\d+X)"></div>'
 )
 _SLOT = re.compile(r"<p>\s*(SELFATTNSLOT[0-9a-f]{10}N\d+X)\s*</p>|(SELFATTNSLOT[0-9a-f]{10}N\d+X)")
@@ -365,6 +521,27 @@ def _require_mermaid_fence(config: MkDocsConfig) -> None:
         "selfattn: the mermaid view needs pymdownx.superfences with a 'mermaid' custom fence. "
         f"Add this to mkdocs.yml:\n{MERMAID_YAML}"
     )
+
+
+def _markdown_files(config: MkDocsConfig) -> list[File]:
+    """The Markdown files under docs_dir, skipping dot-files and dot-folders (as MkDocs' default
+    ``exclude_docs`` does), in path order."""
+    from mkdocs.utils import is_markdown_file
+
+    docs = config.docs_dir
+    found: list[File] = []
+    for folder, dirs, names in os.walk(docs):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if name.startswith(".") or not is_markdown_file(name):
+                continue
+            relative = os.path.relpath(os.path.join(folder, name), docs)
+            found.append(File(relative, docs, config.site_dir, config.use_directory_urls))
+    return found
+
+
+def _file_path(file: File, config: MkDocsConfig) -> Path:
+    return Path(file.abs_src_path or Path(config.docs_dir) / file.src_uri)
 
 
 def _display(path: Path, root: Path) -> str:

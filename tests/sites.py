@@ -323,9 +323,7 @@ class Node:
         return [
             n
             for n in self.iter()
-            if n is not self
-            and (tag is None or n.tag == tag)
-            and (cls is None or cls in n.classes)
+            if n is not self and (tag is None or n.tag == tag) and (cls is None or cls in n.classes)
         ]
 
     def find(self, tag: str | None = None, cls: str | None = None) -> Node:

@@ -77,11 +77,7 @@ def test_indented_blocks_are_found_and_dedented(opener: str, indent: str) -> Non
 
 def test_doubly_nested_block_keeps_its_full_indent() -> None:
     page = (
-        '!!! note "outer"\n\n'
-        '    === "tab"\n\n'
-        "        ```selfattn\n"
-        "        use: memo\n"
-        "        ```\n"
+        '!!! note "outer"\n\n    === "tab"\n\n        ```selfattn\n        use: memo\n        ```\n'
     )
     [raw] = find_blocks(page)
     assert raw.indent == " " * 8

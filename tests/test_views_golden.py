@@ -302,7 +302,7 @@ def test_chart_draws_cjk_labels_with_an_installed_cjk_font(project: Path) -> Non
     """With a CJK font installed and listed in the chart fonts, no glyph is reported missing."""
     from matplotlib import font_manager
 
-    from mkdocs_selfattn.render.chart import DEFAULT_FONTS
+    from mkdocs_selfattn.render.defaults import DEFAULT_FONTS
 
     installed = {f.name for f in font_manager.fontManager.ttflist}
     assert installed & set(DEFAULT_FONTS[1:]), "install a CJK font (Debian: fonts-noto-cjk)"
@@ -325,7 +325,6 @@ def test_chart_view_through_the_pipeline(project: Path) -> None:
     # Rendered again by a fresh pipeline (no cache): the same bytes.
     pipeline2, example2 = _load(project)
     assert _view(pipeline2, example2, "chart")[1] == html
-
 
 
 def test_chart_with_title_and_format(project: Path, update_goldens: bool) -> None:

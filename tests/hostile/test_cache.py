@@ -271,7 +271,7 @@ def test_damaged_cache_is_a_miss(tmp_path: Path, reference: dict[str, str], dama
     assert warm.returncode == 0, warm.describe()
     folder = project.root / CACHE
     kinds = {p.relative_to(folder).parts[0] for p in entries(folder)}
-    assert kinds == {"result", "script", "chart"}, f"cache kinds after a build: {kinds}"
+    assert kinds == {"result", "script", "chart", "page"}, f"cache kinds after a build: {kinds}"
     DAMAGE[damage](folder)
 
     rebuilt = project.build(strict=True, site="site2")

@@ -1,0 +1,201 @@
+"""Work done ahead in worker processes: errors cross the process boundary, a failing example
+does not break the pool, warm builds start no worker, and whoever draws, pages are the same."""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sites import COURSE_CSV_REL, Site, new_site, seed_block
+
+import mkdocs_selfattn.example as example_module
+from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, SelfAttnError
+from mkdocs_selfattn.jobs import ComputeRequest, compute_payload
+from mkdocs_selfattn.workers import WorkerPool
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        DataError("docs/memo.csv", "bad number", line=7, column="score"),
+        DataError("docs/memo.csv", "no such document"),
+        BlockError("unknown key 'shw'", line=12),
+        ScriptError("the script timed out"),
+        SelfAttnError("plain"),
+    ],
+)
+def test_errors_survive_pickling_with_every_field(error: SelfAttnError) -> None:
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is type(error)
+    assert str(again) == str(error)
+    assert again.__dict__ == error.__dict__
+
+
+def _request(document: str) -> ComputeRequest:
+    data = (Path(__file__).resolve().parents[1] / COURSE_CSV_REL).read_bytes()
+    return ComputeRequest(
+        key="k-" + document,
+        data=data,
+        source="docs/memo.csv",
+        document=document,
+        targets=None,
+        vectors=None,
+        columns=(),
+        groups=(),
+        temperature=1.0,
+    )
+
+
+def test_a_failing_job_comes_back_as_its_error_and_the_pool_keeps_working() -> None:
+    pool = WorkerPool(1)
+    try:
+        failed = pool.submit(compute_payload, _request("memo_does_not_exist"))
+        with pytest.raises(DataError) as caught:
+            failed.result(timeout=120)
+        assert caught.value.path == "docs/memo.csv"
+        assert "memo_does_not_exist" in str(caught.value)
+        good = pool.submit(compute_payload, _request("memo_cap_missing")).result(timeout=120)
+        assert good["document"] == "memo_cap_missing"
+    finally:
+        pool.shutdown()
+
+
+# ---------------------------------------------------------------------------------------------
+# Real builds
+
+BROKEN_AND_GOOD = (
+    "# Mixed\n\n"
+    + seed_block(show="[table, chart]")
+    + "\n```selfattn\nid: broken\ncsv: assets/part-05/chapter-13/"
+    "self-attention-safety-memo-candidates.csv\ndocument: memo_does_not_exist\n"
+    "show: [table, chart]\n```\n"
+)
+
+
+def test_a_broken_block_does_not_break_the_other_charts(tmp_path: Path) -> None:
+    site = new_site(
+        tmp_path / "project", {"index.md": BROKEN_AND_GOOD}, plugin_options={"chart_workers": 1}
+    )
+    messages = site.build().selfattn()
+    assert len(messages) == 1, messages
+    assert "memo_does_not_exist" in messages[0]
+    article = site.article()
+    assert len(article.find_all("svg")) == 1
+    assert len(article.find_all(cls="selfattn-error")) == 1
+
+
+def test_a_warm_build_starts_no_worker(tmp_path: Path) -> None:
+    site = new_site(
+        tmp_path / "project",
+        {"index.md": "# W\n\n" + seed_block(show="[output, chart]")},
+        plugin_options={"chart_workers": 1},
+    )
+    site.build(strict=True)
+    started: list[Any] = []
+    original = WorkerPool.submit
+
+    def spy(self: WorkerPool, *args: Any) -> Any:
+        started.append(args[0])
+        return original(self, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WorkerPool, "submit", spy)
+        site.build(strict=True)
+    assert started == []
+
+
+def _many_charts_site(root: Path, workers: int, chapters: int = 12) -> Site:
+    pages = {}
+    for i in range(chapters):
+        pages[f"c{i:02d}.md"] = f"# Chapter {i}\n\n" + seed_block(
+            csv=f"data{i:02d}.csv", show="[table, chart]"
+        )
+    site = new_site(root, pages, plugin_options={"chart_workers": workers})
+    text = (site.root / COURSE_CSV_REL).read_text(encoding="utf-8")
+    row = "memo_cap_missing,그것,분리,prior_action,0.8,0.2,0.4,"
+    assert row in text
+    for i in range(chapters):
+        changed = text.replace(row + "0.703", row + f"{0.703 + i / 1000:.3f}")
+        (site.docs / f"data{i:02d}.csv").write_text(changed, encoding="utf-8")
+    return site
+
+
+def test_pages_are_the_same_whoever_draws_the_charts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inline = _many_charts_site(tmp_path / "inline" / "project", workers=0)
+    inline.build(strict=True)
+    expected = inline.page_bytes()
+
+    # Make the build process take charts back from the worker at once, and count it.
+    monkeypatch.setattr(example_module, "TAKE_BACK_AT", 1)
+    taken: list[bool] = []
+    original = example_module.PendingHtml.take_back
+
+    def counting(self: Any) -> bool:
+        done = original(self)
+        taken.append(done)
+        return done
+
+    monkeypatch.setattr(example_module.PendingHtml, "take_back", counting)
+    pooled = _many_charts_site(tmp_path / "pooled" / "project", workers=1)
+    pooled.build(strict=True)
+    assert pooled.page_bytes() == expected
+    assert any(taken), "the build process never drew a chart itself"
+
+    # And a warm build of the same gives the same bytes again.
+    shutil.rmtree(pooled.site_dir)
+    pooled.build(strict=True)
+    assert pooled.page_bytes() == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# Pending charts
+
+
+def _finish(svg: str, missing: list[str]) -> str:
+    return f"<div>{svg}|{','.join(missing)}</div>"
+
+
+def test_a_lost_worker_costs_time_not_the_chart() -> None:
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    lost: Future[tuple[str, list[str]]] = Future()
+    lost.set_exception(BrokenProcessPool("worker died"))
+    pending = example_module.PendingHtml(lost, _finish, local=lambda: ("<svg/>", ["字"]))
+    assert pending.resolve() == "<div><svg/>|字</div>"
+
+
+def test_a_chart_that_fails_here_too_reports_its_own_error() -> None:
+    from concurrent.futures import Future
+
+    def broken() -> tuple[str, list[str]]:
+        raise ValueError("no such font")
+
+    failed: Future[tuple[str, list[str]]] = Future()
+    failed.set_exception(RuntimeError("ValueError: no such font"))
+    pending = example_module.PendingHtml(failed, _finish, local=broken)
+    with pytest.raises(ValueError, match="no such font"):
+        pending.resolve()
+
+
+def test_only_charts_not_started_can_be_taken_back() -> None:
+    from concurrent.futures import Future
+
+    queued: Future[tuple[str, list[str]]] = Future()
+    running: Future[tuple[str, list[str]]] = Future()
+    assert running.set_running_or_notify_cancel()
+    a = example_module.PendingHtml(queued, _finish, local=lambda: ("<a/>", []))
+    b = example_module.PendingHtml(running, _finish, local=lambda: ("<b/>", []))
+    assert a.queued()
+    assert not b.queued()
+    assert a.take_back()
+    assert not a.take_back()  # once only
+    assert not b.take_back()
+    assert a.resolve() == "<div><a/>|</div>"
+    running.set_result(("<w/>", []))
+    assert b.resolve() == "<div><w/>|</div>"
