@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
-from mkdocs_selfattn.cache import Cache, content_key, matplotlib_version
+from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
 from mkdocs_selfattn.jobs import (
     ChartRequest,
@@ -411,6 +411,7 @@ def result_key(spec: ExampleSpec, csv_bytes: bytes) -> str:
     return content_key(
         "result",
         __version__,
+        code_fingerprint(),
         csv_bytes,
         spec.document,
         spec.targets,
@@ -431,6 +432,7 @@ def chart_key(
     return content_key(
         "chart",
         __version__,
+        code_fingerprint(),
         CHART_FORMAT,
         example_key,
         dict(spec.display),

@@ -23,8 +23,10 @@ from mkdocs_selfattn.results import DocumentResult
 if TYPE_CHECKING:  # not imported at run time: a worker has no use for the block parser (YAML)
     from mkdocs_selfattn.blocks import ExampleSpec
 
-RESULTS_KEPT = 64
-"""Results a worker keeps for the chart requests that follow their compute request."""
+RESULTS_KEPT = 1024
+"""Results a worker keeps for the chart requests that follow their compute request. All
+computations are sent before any chart, so this must cover a whole course: at 64, a 100-chapter
+cold build recomputed 59 results for their charts. A result is a few kilobytes."""
 
 _RESULTS: OrderedDict[str, DocumentResult] = OrderedDict()
 

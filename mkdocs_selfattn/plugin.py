@@ -26,7 +26,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from mkdocs_selfattn import __version__
-from mkdocs_selfattn.cache import Cache, matplotlib_version
+from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
 from mkdocs_selfattn.page_memo import KIND as MEMO_KIND
 from mkdocs_selfattn.page_memo import PageMemo, file_digest, memo_key
 from mkdocs_selfattn.paths import resolve_path
@@ -101,6 +101,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._server: LiveReloadServer | None = None
         self._watched: set[str] = set()
         self._pool: WorkerPool | None = None
+        self._one_off = False
+        """A `mkdocs build` or `gh-deploy` (not `serve`): workers may be forked."""
         self._reset()
 
     def _reset(self) -> None:
@@ -123,6 +125,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defining this keeps one plugin instance across `mkdocs serve` rebuilds (memory cache)."""
+        self._one_off = command in ("build", "gh-deploy")
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._reset()
@@ -136,10 +139,14 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._cache = cache
         workers = self.config.chart_workers
         workers = default_workers() if workers is None else workers
-        if workers > 0 and (self._pool is None or self._pool.workers != workers):
+        if workers > 0 and (
+            self._pool is None
+            or self._pool.workers != workers
+            or self._pool.fork_ok != self._one_off
+        ):
             if self._pool is not None:
                 self._pool.shutdown()
-            self._pool = WorkerPool(workers)
+            self._pool = WorkerPool(workers, fork_ok=self._one_off)
         elif workers <= 0 and self._pool is not None:
             self._pool.shutdown()
             self._pool = None
@@ -314,6 +321,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         )
         return {
             "version": __version__,
+            "code": code_fingerprint(),
             "src": file.src_uri,
             "path": str(src_path),
             "url": file.url,
@@ -332,10 +340,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         # Tables and charts arrive in on_post_page: until then an empty, search-excluded box
         # holds their place, so the search index keeps to prose and printout (not every table
         # cell and tick label), and does not spend time parsing them.
-        holders = {
-            token: f'<div class="selfattn-late" data-search-exclude data-selfattn="{token}"></div>'
-            for token in late
-        }
+        holders = {token: _holder(token) for token in late}
         return replace_slots(html, {**slots, **holders})
 
     # Tables and charts are put in last, after every page's markdown has been rendered (so a
@@ -351,7 +356,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             resolved = self._resolve(late, page, config)
             if self.problem_count != problems_before:
                 pending = None  # a page with problems is rebuilt (and reports them) every time
-            output = _HOLDER.sub(lambda m: resolved.get(m.group(1), m.group(0)), output)
+            output = _fill_holders(output, resolved)
         if pending is not None and self._cache is not None:
             memo = PageMemo.capture(
                 pending.markdown,
@@ -367,13 +372,14 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def _resolve(
         self, slots: dict[str, str | PendingHtml], page: Page, config: MkDocsConfig
     ) -> dict[str, str]:
-        page_name = _display(self._src_path(page, config), self.project_root)
         resolved: dict[str, str] = {}
         for token, content in slots.items():
             if isinstance(content, str):
                 resolved[token] = content
                 continue
             from mkdocs_selfattn.example import error_html
+
+            page_name = _display(self._src_path(page, config), self.project_root)
 
             try:
                 resolved[token] = content.resolve()
@@ -495,10 +501,29 @@ class _PageResolver:
         return get_relative_url(self.plugin.site_uri(path), self.url)
 
 
-_HOLDER = re.compile(
-    r'<div class="selfattn-late" data-search-exclude data-selfattn="'
-    r'(SELFATTNSLOT[0-9a-f]{10}N\d+X)"></div>'
-)
+_HOLDER_HEAD = '<div class="selfattn-late" data-search-exclude data-selfattn="'
+_HOLDER_TAIL = '"></div>'
+
+
+def _holder(token: str) -> str:
+    """The empty, search-excluded box that keeps a late piece's place until on_post_page."""
+    return f"{_HOLDER_HEAD}{token}{_HOLDER_TAIL}"
+
+
+def _fill_holders(output: str, pieces: dict[str, str]) -> str:
+    """Swap each holder for its piece in one pass over the page (a page is 100-200 kB, and a
+    regular expression or one ``replace`` per piece scanned it several times)."""
+    parts = output.split(_HOLDER_HEAD)
+    filled = [parts[0]]
+    for part in parts[1:]:
+        token, tail, rest = part.partition(_HOLDER_TAIL)
+        if tail and token in pieces:
+            filled += [pieces[token], rest]
+        else:
+            filled += [_HOLDER_HEAD, part]
+    return "".join(filled)
+
+
 _SLOT = re.compile(r"<p>\s*(SELFATTNSLOT[0-9a-f]{10}N\d+X)\s*</p>|(SELFATTNSLOT[0-9a-f]{10}N\d+X)")
 
 

@@ -205,3 +205,36 @@ def test_chart_warnings_are_not_memoised_away(tmp_path: Path) -> None:
     second = [m for m in site.build().selfattn() if "glyph" in m]
     assert second == first
     assert _memo_entries(site) == []
+
+
+def test_changed_plugin_code_invalidates_every_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edited renderer (same version number) must not be served from the cache."""
+    import mkdocs_selfattn.cache as cache_module
+
+    site = new_site(tmp_path / "project", {"index.md": PAGE})
+    site.build(strict=True)
+    monkeypatch.setattr(cache_module, "_FINGERPRINT", ["another-code-version"])
+    log = site.build(strict=True)
+    misses = log.plugin.pipeline.cache.kind_misses
+    assert misses["page"] == 1
+    assert misses["result"] == 1
+    assert misses["chart"] == 1
+
+
+def test_fingerprint_follows_the_package_source(tmp_path: Path) -> None:
+    from mkdocs_selfattn.cache import source_fingerprint
+
+    (tmp_path / "render").mkdir()
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "render" / "b.py").write_text("y = 2\n")
+    first = source_fingerprint(tmp_path)
+    assert source_fingerprint(tmp_path) == first
+    (tmp_path / "render" / "b.py").write_text("y = 3\n")
+    edited = source_fingerprint(tmp_path)
+    assert edited != first
+    (tmp_path / "c.py").write_text("")
+    assert source_fingerprint(tmp_path) not in (first, edited)
+    (tmp_path / "notes.txt").write_text("not code")
+    assert source_fingerprint(tmp_path) == source_fingerprint(tmp_path)

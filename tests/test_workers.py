@@ -199,3 +199,37 @@ def test_only_charts_not_started_can_be_taken_back() -> None:
     assert a.resolve() == "<div><a/>|</div>"
     running.set_result(("<w/>", []))
     assert b.resolve() == "<div><w/>|</div>"
+
+
+def test_workers_are_forked_only_for_a_one_off_build_without_threads() -> None:
+    import sys
+    import threading
+
+    from mkdocs_selfattn.workers import start_method
+
+    assert start_method(False) == "spawn"
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert start_method(True) == "spawn"  # a fork would copy the running thread mid-flight
+    finally:
+        release.set()
+        thread.join()
+    if sys.platform == "linux" and threading.active_count() == 1:
+        assert start_method(True) == "fork"
+
+
+def test_serve_never_forks_its_workers(tmp_path: Path) -> None:
+    from mkdocs.config import load_config
+
+    site = new_site(tmp_path / "project", {"index.md": "# S\n"})
+    config = load_config(config_file=str(site.config_file))
+    plugin = config.plugins["selfattn"]
+    config.plugins.on_startup(command="serve", dirty=False)
+    try:
+        plugin.on_config(config)
+        assert plugin._pool is not None
+        assert plugin._pool.fork_ok is False
+    finally:
+        config.plugins.on_shutdown()

@@ -28,7 +28,7 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "axis_candidate": "candidate token",
 }
 
-CHART_FORMAT = 5
+CHART_FORMAT = 7
 """Bump when the drawing changes, so cached charts from older code are not reused."""
 
 _SENTINEL = "#010203"
@@ -150,21 +150,27 @@ def _draw(
     words: Mapping[str, str],
     title: str | None,
 ) -> None:
-    from matplotlib.transforms import offset_copy
+    """Bars, their values, the candidate names and the two axis titles, as plain artists.
+
+    The axes' own machinery is switched off: every bar carries its value, so the chart needs no
+    y ticks, and drawing the x axis by hand (a baseline and one text per candidate) instead of
+    through ticks, tick labels and annotations made a chart about 40 % cheaper to draw.
+    """
+    from matplotlib.transforms import blended_transform_factory, offset_copy
 
     ax = fig.add_subplot()
-    top = max((c.weight for t in result.targets for c in t.candidates), default=1.0)
-    # Values sit 2 points above their bar, whatever the axis scale.
-    above = offset_copy(ax.transData, fig=fig, y=2, units="points")
-    value_style: dict[str, Any] = {
-        "ha": "center",
-        "va": "bottom",
-        "fontsize": 8,
-        "transform": above,
-    }
+    ax.set_axis_off()
     n_series = max(len(result.targets), 1)
     width = 0.8 / n_series
     positions = range(len(candidates))
+    top = max((c.weight for t in result.targets for c in t.candidates), default=1.0)
+    ax.set_xlim(-0.65, max(len(candidates), 1) - 0.35)
+    ax.set_ylim(0, min(1.0, top * 1.18) if top > 0 else 1.0)
+
+    def points(transform: Any, x: float = 0, y: float = 0) -> Any:
+        return offset_copy(transform, fig=fig, x=x, y=y, units="points")
+
+    above_bar = points(ax.transData, y=2)
     for s, target in enumerate(result.targets):
         weights = dict.fromkeys(candidates, 0.0)
         for cand in target.candidates:
@@ -178,18 +184,29 @@ def _draw(
             color=style.colors[s % len(style.colors)],
             label=labels(target.target, target.target_index),
         )
-        # Plain text, not bar_label: its annotations cost about 2.5 ms each, most of a chart.
-        for x, h in zip(xs, heights, strict=True):
-            ax.text(x, h, format_value(h, number_format), **value_style)
-    ax.set_xticks(list(positions), [labels(tok, idx) for tok, idx in candidates])
-    ax.set_ylabel(words["axis_weight"])
-    ax.set_xlabel(words["axis_candidate"])
-    ax.set_ylim(0, min(1.0, top * 1.18) if top > 0 else 1.0)
-    # Every bar carries its value, so the y axis needs no ticks or grid: ticks are most of a
-    # chart's drawing cost, and the numbers on the bars are the ones the page's tables show.
-    ax.set_yticks([])
-    ax.spines["left"].set_visible(False)
-    ax.tick_params(axis="x", length=0)
+        for p, (x, h) in enumerate(zip(xs, heights, strict=True)):
+            value = format_value(h, number_format)
+            ax.text(x, h, value, ha="center", va="bottom", fontsize=8, transform=above_bar).set_gid(
+                f"value_{s}_{p}"
+            )
+
+    # The x axis: a baseline, each candidate's name under its group of bars, the axis title.
+    # Each in a named group (matplotlib writes an artist's gid as its SVG id), so that tools
+    # and tests can tell values, candidates and axis titles apart.
+    ax.axhline(0, color=_SENTINEL, linewidth=0.8).set_gid("baseline")
+    on_baseline = blended_transform_factory(ax.transData, ax.transAxes)
+    under = points(on_baseline, y=-4)
+    for p, (tok, idx) in zip(positions, candidates, strict=True):
+        name = ax.text(p, 0, labels(tok, idx), ha="center", va="top", transform=under)
+        name.set_gid(f"candidate_{p}")
+    below_names = points(ax.transAxes, y=-20)
+    axis_x = ax.text(0.5, 0, words["axis_candidate"], ha="center", va="top", transform=below_names)
+    axis_x.set_gid("axis_candidate")
+    left_of = points(ax.transAxes, x=-4)
+    axis_y = ax.text(
+        0, 0.5, words["axis_weight"], rotation=90, ha="right", va="center", transform=left_of
+    )
+    axis_y.set_gid("axis_weight")
     heading = title if title is not None else words["chart_title"]
     if heading:
         ax.set_title(heading)

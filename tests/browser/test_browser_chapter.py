@@ -199,12 +199,10 @@ READ_PAGE = """
     return {
       box: box(svg),
       visible: svg.checkVisibility(),
-      ticks: texts.filter((t) => inside(t, "xtick_")).map((t) => t.textContent),
+      // The renderer names its groups: candidate_P, value_S_P (matplotlib's own: legend_N).
+      ticks: texts.filter((t) => inside(t, "candidate_")).map((t) => t.textContent),
       legend: texts.filter((t) => inside(t, "legend_")).map((t) => t.textContent),
-      bars: texts
-        .filter((t) => !inside(t, "matplotlib.axis_") && !inside(t, "legend_"))
-        .map((t) => t.textContent)
-        .filter((t) => /^-?[0-9]/.test(t)),  // not the title
+      bars: texts.filter((t) => inside(t, "value_")).map((t) => t.textContent),
     };
   });
   const mermaids = [...article.querySelectorAll("div.mermaid")].map((host) => {
@@ -828,8 +826,9 @@ READ_COLORS = """
     const alpha = parseFloat(cs.fillOpacity) * opacity(t);
     return { kind: "text", what: t.textContent, color: cs.fill, alpha };
   });
-  // axes: the spines (unfilled patches) and the tick marks; the faint grid is decoration
-  const spines = [...svg.querySelectorAll('g[id*="-patch_"] > path')].filter(
+  // axes: the baseline (and any unfilled patch) and the tick marks
+  const lines = 'g[id*="-patch_"] > path, g[id$="-baseline"] > path';
+  const spines = [...svg.querySelectorAll(lines)].filter(
     (p) => getComputedStyle(p).stroke !== "none" && getComputedStyle(p).fill === "none");
   const ticks = [...svg.querySelectorAll('g[id*="tick_"] g[id*="-line2d_"] use')];
   const axes = [...spines, ...ticks].map((p) => {
