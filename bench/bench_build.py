@@ -355,12 +355,25 @@ class Build:
     """User + system CPU seconds of the build process and the children it waited for."""
 
 
+SETTLE_S = 1.0
+
+
+def settle() -> None:
+    """Start every timed build from the same state: the files the previous build wrote (a cold
+    build writes hundreds of cache entries and a whole site) flushed to disk, and a moment for
+    the kernel's writeback and any exiting processes to finish. Without it, whichever build came
+    right after a cold one paid for the cold build's disk writes."""
+    os.sync()
+    time.sleep(SETTLE_S)
+
+
 def build(root: Path, site: Path, quiet: bool = True) -> Build:
     if site.exists():
         shutil.rmtree(site)
     cmd = [sys.executable, "-m", "mkdocs", "build", "-f", str(root / "mkdocs.yml"), "-d", str(site)]
     if quiet:
         cmd.insert(4, "-q")
+        settle()
         LOADS.append(os.getloadavg()[0])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()

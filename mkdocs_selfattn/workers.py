@@ -15,6 +15,7 @@ safely.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -69,9 +70,15 @@ class WorkerPool:
         from concurrent.futures.process import BrokenProcessPool
 
         if self._executor is None:
+            method = start_method(self.fork_ok)
+            if method == "fork":
+                # After a fork, every page of memory the build process writes is copied; a
+                # garbage collection writes to every object it scans. Freezing moves the objects
+                # that exist now out of the collector's sight (as the gc docs advise for fork).
+                gc.freeze()
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers,
-                mp_context=multiprocessing.get_context(start_method(self.fork_ok)),
+                mp_context=multiprocessing.get_context(method),
                 initializer=_exit_quickly,
             )
         try:
