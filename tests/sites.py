@@ -20,11 +20,12 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+
+from html_tree import Node, parse_html
 
 REPO = Path(__file__).resolve().parents[1]
 COURSE_CSV_REL = "docs/assets/part-05/chapter-13/self-attention-safety-memo-candidates.csv"
@@ -294,94 +295,7 @@ def new_site(
 
 
 # ---------------------------------------------------------------------------------------------
-# A minimal HTML tree
-
-
-_VOID = frozenset(
-    ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr")
-)
-
-
-@dataclass
-class Node:
-    tag: str
-    attrs: dict[str, str]
-    children: list[Node | str] = field(default_factory=list)
-    parent: Node | None = None
-
-    @property
-    def classes(self) -> list[str]:
-        return self.attrs.get("class", "").split()
-
-    def iter(self) -> Iterator[Node]:
-        yield self
-        for child in self.children:
-            if isinstance(child, Node):
-                yield from child.iter()
-
-    def find_all(self, tag: str | None = None, cls: str | None = None) -> list[Node]:
-        return [
-            n
-            for n in self.iter()
-            if n is not self and (tag is None or n.tag == tag) and (cls is None or cls in n.classes)
-        ]
-
-    def find(self, tag: str | None = None, cls: str | None = None) -> Node:
-        found = self.find_all(tag, cls)
-        assert found, f"no <{tag or '*'}{'.' + cls if cls else ''}> in <{self.tag}>"
-        return found[0]
-
-    def text(self) -> str:
-        """Text content, entities decoded (``&#95;`` → ``_``)."""
-        parts: list[str] = []
-        for child in self.children:
-            parts.append(child if isinstance(child, str) else child.text())
-        return "".join(parts)
-
-    def ancestors(self) -> Iterator[Node]:
-        node = self.parent
-        while node is not None:
-            yield node
-            node = node.parent
-
-    def inside(self, tag: str | None = None, cls: str | None = None) -> bool:
-        return any(
-            (tag is None or a.tag == tag) and (cls is None or cls in a.classes)
-            for a in self.ancestors()
-        )
-
-
-class _TreeBuilder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("#root", {})
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, parent=self.stack[-1])
-        self.stack[-1].children.append(node)
-        if tag not in _VOID:
-            self.stack.append(node)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, parent=self.stack[-1])
-        self.stack[-1].children.append(node)
-
-    def handle_endtag(self, tag: str) -> None:
-        for depth in range(len(self.stack) - 1, 0, -1):
-            if self.stack[depth].tag == tag:
-                del self.stack[depth:]
-                return
-
-    def handle_data(self, data: str) -> None:
-        self.stack[-1].children.append(data)
-
-
-def parse_html(text: str) -> Node:
-    builder = _TreeBuilder()
-    builder.feed(text)
-    builder.close()
-    return builder.root
+# Reading pages (the tree itself: html_tree.py)
 
 
 def table_rows(table: Node) -> list[list[str]]:

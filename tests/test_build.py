@@ -422,7 +422,7 @@ def test_inline_values_in_paragraph_table_and_admonition(inline_site: Site) -> N
     baseline = next(r for r in tables[0] if r[0] == "baseline")[-3:]
     assert cells["BASE"][0] == "[" + ", ".join(baseline) + "]"
     rep, where = paragraph["REP"]
-    assert where.inside("div", "admonition")
+    assert where.inside("div", cls="admonition")
     representation = next(r for r in tables[0] if r[0] == "new representation")[-3:]
     assert rep == "[" + ", ".join(representation) + "]"
     shift = next(r for r in tables[1] if r[0] == "shift")[-3:]

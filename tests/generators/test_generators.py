@@ -32,14 +32,13 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from html_tree import Node, parse_html
 
 pytestmark = pytest.mark.slow
 
@@ -334,91 +333,6 @@ def chapter_project(root: Path) -> Path:
 
 # ---------------------------------------------------------------------------------------------
 # Reading a built page
-
-
-_VOID = frozenset(
-    {
-        "area",
-        "base",
-        "br",
-        "col",
-        "embed",
-        "hr",
-        "img",
-        "input",
-        "link",
-        "meta",
-        "source",
-        "track",
-        "wbr",
-    }
-)
-
-
-@dataclass
-class Node:
-    tag: str
-    attrs: dict[str, str]
-    children: list[Node | str] = field(default_factory=list)
-    parent: Node | None = None
-
-    @property
-    def classes(self) -> list[str]:
-        return self.attrs.get("class", "").split()
-
-    def iter(self) -> Iterator[Node]:
-        yield self
-        for child in self.children:
-            if isinstance(child, Node):
-                yield from child.iter()
-
-    def find_all(self, tag: str) -> list[Node]:
-        return [n for n in self.iter() if n is not self and n.tag == tag]
-
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
-
-    def inside(self, *tags: str) -> bool:
-        node = self.parent
-        while node is not None:
-            if node.tag in tags:
-                return True
-            node = node.parent
-        return False
-
-
-class _TreeBuilder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("#root", {})
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, parent=self.stack[-1])
-        self.stack[-1].children.append(node)
-        if tag not in _VOID:
-            self.stack.append(node)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.stack[-1].children.append(
-            Node(tag, {k: v or "" for k, v in attrs}, parent=self.stack[-1])
-        )
-
-    def handle_endtag(self, tag: str) -> None:
-        for depth in range(len(self.stack) - 1, 0, -1):
-            if self.stack[depth].tag == tag:
-                del self.stack[depth:]
-                return
-
-    def handle_data(self, data: str) -> None:
-        self.stack[-1].children.append(data)
-
-
-def parse_html(text: str) -> Node:
-    builder = _TreeBuilder()
-    builder.feed(text)
-    builder.close()
-    return builder.root
 
 
 def _squash(text: str) -> str:

@@ -24,11 +24,12 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+
+from html_tree import Node, parse_html
 
 # ---------------------------------------------------------------------------------------------
 # Data
@@ -499,111 +500,7 @@ def normalize(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# A minimal HTML tree
-
-_VOID = frozenset(
-    [
-        "area",
-        "base",
-        "br",
-        "col",
-        "embed",
-        "hr",
-        "img",
-        "input",
-        "link",
-        "meta",
-        "source",
-        "track",
-        "wbr",
-    ]
-)
-
-
-@dataclass
-class Node:
-    tag: str
-    attrs: dict[str, str]
-    children: list[Node | str] = field(default_factory=list)
-    parent: Node | None = None
-
-    @property
-    def classes(self) -> list[str]:
-        return self.attrs.get("class", "").split()
-
-    def iter(self) -> Iterator[Node]:
-        yield self
-        for child in self.children:
-            if isinstance(child, Node):
-                yield from child.iter()
-
-    def find_all(self, tag: str | None = None, cls: str | None = None) -> list[Node]:
-        return [
-            n
-            for n in self.iter()
-            if n is not self and (tag is None or n.tag == tag) and (cls is None or cls in n.classes)
-        ]
-
-    def text(self) -> str:
-        """Text content with entities decoded; ``<br>`` reads as a line break."""
-        parts: list[str] = []
-        for child in self.children:
-            if isinstance(child, str):
-                parts.append(child)
-            elif child.tag == "br":
-                parts.append("\n")
-            else:
-                parts.append(child.text())
-        return "".join(parts)
-
-    def ancestors(self) -> Iterator[Node]:
-        node = self.parent
-        while node is not None:
-            yield node
-            node = node.parent
-
-    def inside(self, tag: str) -> bool:
-        return any(a.tag == tag for a in self.ancestors())
-
-    def cells(self) -> list[list[Node]]:
-        """For a ``<table>``: the th/td elements of each row, header first."""
-        return [
-            [c for c in row.children if isinstance(c, Node) and c.tag in ("th", "td")]
-            for row in self.find_all("tr")
-        ]
-
-
-class _TreeBuilder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("#root", {})
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, parent=self.stack[-1])
-        self.stack[-1].children.append(node)
-        if tag not in _VOID:
-            self.stack.append(node)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, parent=self.stack[-1])
-        self.stack[-1].children.append(node)
-
-    def handle_endtag(self, tag: str) -> None:
-        for depth in range(len(self.stack) - 1, 0, -1):
-            if self.stack[depth].tag == tag:
-                del self.stack[depth:]
-                return
-
-    def handle_data(self, data: str) -> None:
-        self.stack[-1].children.append(data)
-
-
-def parse_html(text: str) -> Node:
-    builder = _TreeBuilder()
-    builder.feed(text)
-    builder.close()
-    return builder.root
+# The HTML tree: tests/html_tree.py
 
 
 # ---------------------------------------------------------------------------------------------
