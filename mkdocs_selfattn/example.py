@@ -6,11 +6,13 @@ markdown and HTML; nothing here knows about MkDocs.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import difflib
 import io
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -91,67 +93,89 @@ Drawn = tuple[str, list[str]]
 """A chart's SVG and the characters its fonts could not draw."""
 
 
-class PendingHtml:
-    """HTML still being drawn elsewhere (a chart in a worker); ``resolve`` waits for it.
+class ChartJob:
+    """One chart to draw: queued in the build process, then sent to a worker, or drawn here.
 
-    While it waits, ``helper`` may draw charts the worker has not started yet here instead, so
-    that both cores draw when the worker is far behind (see :meth:`Pipeline.help_draw`).
+    Charts wait in the pipeline's own queue and only a few are handed to the pool at a time
+    (see :meth:`Pipeline.pump`), so a chart can be taken back by removing it from the queue:
+    never by cancelling a future the pool holds, which on Python 3.11 breaks the pool's
+    bookkeeping if a worker later dies (CPython gh-107219).
     """
+
+    def __init__(self, remote: tuple[Callable[..., Drawn], tuple[Any, ...]]) -> None:
+        self.remote = remote
+        """The function and arguments a worker runs."""
+        self.local: Callable[[], Drawn] | None = None
+        """The same chart drawn here, from the result the page loaded (set by the page)."""
+        self.future: Future[Drawn] | None = None
+        self.here: Future[Drawn] | None = None
+
+    def sent(self) -> bool:
+        return self.future is not None
+
+    def done(self) -> bool:
+        return self.here is not None or (self.future is not None and self.future.done())
+
+    def draw_here(self) -> None:
+        """Draw in this process; a failure is kept and reported when the page collects it."""
+        assert self.local is not None
+        here: Future[Drawn] = Future()
+        try:
+            here.set_result(self.local())
+        except Exception as exc:
+            here.set_exception(exc)
+        self.here = here
+
+    def outcome(self) -> Future[Drawn]:
+        if self.here is not None:
+            return self.here
+        assert self.future is not None
+        return self.future
+
+
+class PendingHtml:
+    """HTML still being drawn (a chart in a worker); ``resolve`` waits for it, and meanwhile
+    helps draw (see :meth:`Pipeline.help_draw`)."""
 
     def __init__(
         self,
-        future: Future[Drawn],
+        job: ChartJob,
         finish: Callable[[str, list[str]], str],
-        local: Callable[[], Drawn] | None = None,
-        helper: Callable[[PendingHtml], bool] | None = None,
+        pipeline: Pipeline | None = None,
     ) -> None:
-        self._future = future
+        self.job = job
         self._finish = finish
-        self._local = local
-        self._helper = helper
-        self._here: Future[Drawn] | None = None
+        self._pipeline = pipeline
         self.line: int | None = None
         """Page line of the block, set by the page expander for messages."""
 
     def done(self) -> bool:
-        return self._here is not None or self._future.done()
-
-    def queued(self) -> bool:
-        """Not started by the worker, and so still possible to draw here."""
-        return (
-            self._local is not None
-            and self._here is None
-            and not self._future.running()
-            and not self._future.done()
-        )
-
-    def take_back(self) -> bool:
-        """Draw here, if the worker has not started; a failure is kept for ``resolve``."""
-        if self._local is None or self._here is not None or not self._future.cancel():
-            return False
-        self._draw_here()
-        return True
+        return self.job.done()
 
     def resolve(self) -> str:
-        while self._here is None and not self._future.done():
-            if self._helper is None or not self._helper(self):
+        job = self.job
+        while not job.done():
+            if self._pipeline is not None:
+                self._pipeline.pump()
+            if not job.sent() and job.local is not None:
+                if self._pipeline is not None:
+                    self._pipeline.unqueue(job)
+                job.draw_here()  # still in our queue: no worker has it, so draw it now
+            elif self._pipeline is not None and self._pipeline.help_draw(job):
+                continue
+            elif job.future is not None:
+                wait([job.future], timeout=_POLL_S)  # short, so the queue keeps moving
+            else:
                 break
-        if self._here is None and self._local is not None and self._future.exception():
+        if job.here is None and job.local is not None and job.outcome().exception():
             # The worker failed (or the pool broke): draw here, so that a real problem with
             # this chart is reported as itself, and a lost worker costs time, not the chart.
-            self._draw_here()
-        source = self._here if self._here is not None else self._future
-        svg, missing = source.result()
+            job.draw_here()
+        svg, missing = job.outcome().result()
         return self._finish(svg, missing)
 
-    def _draw_here(self) -> None:
-        assert self._local is not None
-        here: Future[Drawn] = Future()
-        try:
-            here.set_result(self._local())
-        except Exception as exc:  # reported where the page collects it, like a worker's failure
-            here.set_exception(exc)
-        self._here = here
+
+_POLL_S = 0.05
 
 
 Piece = tuple[str, "str | PendingHtml"]
@@ -172,7 +196,13 @@ time matplotlib takes to import here, so that the import pays for itself."""
 class Pipeline:
     """Shared by every page of a build; the cache makes repeated work free."""
 
-    def __init__(self, settings: Settings, cache: Cache, submit: Submit | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        cache: Cache,
+        submit: Submit | None = None,
+        in_flight: int = 2,
+    ) -> None:
         self.settings = settings
         self.cache = cache
         self._submit = submit
@@ -180,8 +210,11 @@ class Pipeline:
         """Problems found while rendering that do not stop the block (e.g. missing glyphs)."""
         self._charts: dict[str, ChartRequest] = {}
         self._result_futures: dict[str, Future[dict[str, Any]]] = {}
-        self._chart_futures: dict[str, Future[Drawn]] = {}
-        self._drawing: list[PendingHtml] = []
+        self._chart_jobs: dict[str, ChartJob] = {}
+        """Charts sent ahead by the look-ahead, by chart key, until a page claims them."""
+        self._queue: deque[ChartJob] = deque()
+        self._in_flight: list[ChartJob] = []
+        self._flight = max(1, in_flight)
         self._helping = False
 
     # -- prefetching ----------------------------------------------------------------------------
@@ -217,14 +250,33 @@ class Pipeline:
             )
 
     def start_prefetch(self) -> tuple[int, int]:
-        """Send the queued charts, after every computation (pages wait for those at once, and
+        """Queue the charts, after every computation (pages wait for those at once, and
         collect charts only when they are written). Returns how many results and charts are
         on their way."""
         if self._submit is not None:
             for key, chart in self._charts.items():
-                self._chart_futures[key] = self._submit(draw_chart, chart)
+                job = ChartJob((draw_chart, (chart,)))
+                self._chart_jobs[key] = job
+                self._queue.append(job)
+            self.pump()
         self._charts.clear()
-        return len(self._result_futures), len(self._chart_futures)
+        return len(self._result_futures), len(self._chart_jobs)
+
+    def pump(self) -> None:
+        """Keep a few charts with the pool (``in_flight``: enough that a worker never waits
+        for the next one), and the rest here, where they can still be taken back."""
+        if self._submit is None:
+            return
+        self._in_flight = [job for job in self._in_flight if not job.done()]
+        while self._queue and len(self._in_flight) < self._flight:
+            job = self._queue.popleft()
+            fn, args = job.remote
+            job.future = self._submit(fn, *args)
+            self._in_flight.append(job)
+
+    def unqueue(self, job: ChartJob) -> None:
+        with contextlib.suppress(ValueError):
+            self._queue.remove(job)
 
     def _prefetched_result(self, key: str) -> dict[str, Any] | None:
         future = self._result_futures.pop(key, None)
@@ -236,8 +288,8 @@ class Pipeline:
             return None
         return payload if _cached_result(payload) is not None else None
 
-    def help_draw(self, waiting: PendingHtml) -> bool:
-        """While a page waits for its chart, draw the last chart still queued for the worker.
+    def help_draw(self, waiting: ChartJob) -> bool:
+        """While a page waits for its chart, draw the last chart still queued here.
 
         The worker draws in page order and pages collect charts in page order, so the chart a
         page waits for is nearly always the one the worker is drawing: taking work from the
@@ -245,11 +297,15 @@ class Pipeline:
         starts only when at least :data:`TAKE_BACK_AT` charts are queued, so that importing
         matplotlib here pays for itself. False when there is nothing to take.
         """
-        queued = [p for p in self._drawing if p is not waiting and p.queued()]
-        self._helping = self._helping or len(queued) >= TAKE_BACK_AT
+        self._helping = self._helping or len(self._queue) >= TAKE_BACK_AT
         if not self._helping:
             return False
-        return any(pending.take_back() for pending in reversed(queued))
+        for job in reversed(self._queue):
+            if job is not waiting and job.local is not None:
+                self._queue.remove(job)
+                job.draw_here()
+                return True
+        return False
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -377,22 +433,20 @@ class Pipeline:
         cached = _cached_chart(self.cache.get("chart", key))
         if cached is not None:
             return self._finish_chart(None, *cached)
-        job = (example.result, example.labels, style, number_format, dict(view.text), view.title)
+        args = (example.result, example.labels, style, number_format, dict(view.text), view.title)
 
         def finish(svg: str, missing: list[str]) -> str:
             return self._finish_chart(key, svg, missing)
 
-        future = self._chart_futures.pop(key, None)
-        if future is None and self._submit is None:
-            return finish(*render_chart_job(*job))
-        if future is None:
-            assert self._submit is not None
-            future = self._submit(render_chart_job, *job)
-        pending = PendingHtml(
-            future, finish, local=lambda: render_chart_job(*job), helper=self.help_draw
-        )
-        self._drawing.append(pending)
-        return pending
+        job = self._chart_jobs.pop(key, None)
+        if job is None and self._submit is None:
+            return finish(*render_chart_job(*args))
+        if job is None:
+            job = ChartJob((render_chart_job, args))
+            self._queue.append(job)
+        job.local = lambda: render_chart_job(*args)
+        self.pump()
+        return PendingHtml(job, finish, self)
 
     def _finish_chart(self, key: str | None, svg: str, missing: list[str]) -> str:
         if key is not None:

@@ -7,6 +7,7 @@ Python-Markdown's own HTML stash) and in how problems are reported.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,8 @@ class ExpandedPage:
     """CSVs of examples that built, the only files a page may offer for download."""
     digests: dict[Path, str] = field(default_factory=dict)
     """SHA-256 of the bytes each built example read (CSVs and scripts), for the page memo."""
+    links: dict[Path, Path] = field(default_factory=dict)
+    """Each path as the page names it (symlinks not followed) → the file it reached."""
     examples: dict[str, Example] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     """Ids whose defining block failed, with its line, so later uses say so."""
@@ -166,12 +169,19 @@ def _render_block(
     out.files.add(example.csv.path)
     out.data_files.add(example.csv.path)
     out.digests[example.csv.path] = file_digest(example.csv_bytes)
+    out.links[_lexical(example.csv.display, resolver)] = example.csv.path
     if example.script is not None and example.script_text is not None:
         out.files.add(example.script.path)
         out.digests[example.script.path] = file_digest(example.script_text.encode("utf-8"))
+        out.links[_lexical(example.script.display, resolver)] = example.script.path
     if example_id is not None:
         out.examples[example_id] = example
     return pipeline.views(example, spec.view, spec.line)
+
+
+def _lexical(display: str, resolver: Resolver) -> Path:
+    """The path as the block names it, before symlinks (``display`` is relative to the project)."""
+    return Path(os.path.normpath(resolver.project_root / display))
 
 
 def _fill_inline_values(text: str, out: ExpandedPage, store: Store) -> str:

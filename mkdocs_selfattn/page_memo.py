@@ -14,6 +14,7 @@ with the new build's secret.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Any
 from mkdocs_selfattn.cache import content_key
 
 KIND = "page"
-FORMAT = 1
+FORMAT = 2
 
 
 def file_digest(data: bytes) -> str:
@@ -53,6 +54,9 @@ class PageMemo:
     late: Mapping[str, str]
     """Token rest → HTML swapped in after (charts, kept out of the search index)."""
     inputs: tuple[MemoInput, ...]
+    links: tuple[tuple[Path, Path], ...] = ()
+    """(path as the page names it, the real file it reached): a symlink pointed elsewhere
+    changes which file a block reads without changing either file."""
 
     @classmethod
     def capture(
@@ -63,6 +67,7 @@ class PageMemo:
         late: Mapping[str, str],
         inputs: Mapping[Path, str],
         published: set[Path],
+        links: Mapping[Path, Path] | None = None,
     ) -> PageMemo:
         return cls(
             segments=tuple(markdown.split(secret)),
@@ -72,6 +77,7 @@ class PageMemo:
                 MemoInput(path, digest, path in published)
                 for path, digest in sorted(inputs.items())
             ),
+            links=tuple(sorted((links or {}).items())),
         )
 
     def markdown(self, secret: str) -> str:
@@ -88,6 +94,8 @@ class PageMemo:
         a checkout or copy can keep sizes and times while changing content). ``digest`` may
         remember hashes for the length of a build."""
         digest = digest or _digest
+        if any(Path(os.path.realpath(named)) != real for named, real in self.links):
+            return False
         return all(digest(item.path) == item.sha256 for item in self.inputs)
 
     def to_payload(self) -> dict[str, Any]:
@@ -96,6 +104,7 @@ class PageMemo:
             "slots": dict(self.slots),
             "late": dict(self.late),
             "inputs": [[str(i.path), i.sha256, i.published] for i in self.inputs],
+            "links": [[str(named), str(real)] for named, real in self.links],
         }
 
     @classmethod
@@ -107,6 +116,15 @@ class PageMemo:
         slots = payload.get("slots")
         late = payload.get("late")
         inputs = payload.get("inputs")
+        links = payload.get("links")
+        if not (
+            isinstance(links, list)
+            and all(
+                isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+                for pair in links
+            )
+        ):
+            return None
         if not (
             isinstance(segments, list)
             and segments
@@ -129,7 +147,8 @@ class PageMemo:
             parsed.append(MemoInput(Path(item[0]), item[1], item[2]))
         assert isinstance(slots, dict)
         assert isinstance(late, dict)
-        return cls(tuple(segments), dict(slots), dict(late), tuple(parsed))
+        pairs = tuple((Path(named), Path(real)) for named, real in links)
+        return cls(tuple(segments), dict(slots), dict(late), tuple(parsed), pairs)
 
 
 def _digest(path: Path) -> str | None:

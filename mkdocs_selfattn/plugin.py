@@ -178,8 +178,14 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 run_scripts=self.config.scripts,
                 script_timeout=float(self.config.script_timeout),
             )
-            submit = self._pool.submit if self._pool is not None else None
-            self._pipeline = Pipeline(settings, self._cache, submit=submit)
+            if self._pool is not None:
+                # One chart drawing in each worker and one more waiting: a worker never idles,
+                # and every other chart stays here, where the build process can take it back.
+                self._pipeline = Pipeline(
+                    settings, self._cache, self._pool.submit, in_flight=self._pool.workers + 1
+                )
+            else:
+                self._pipeline = Pipeline(settings, self._cache)
         return self._pipeline
 
     def _cache_folder(self, config: MkDocsConfig, root: Path) -> Path | None:
@@ -233,6 +239,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             memo = PageMemo.from_payload(self._cache.peek(MEMO_KIND, key))
             if memo is None or not memo.inputs_unchanged(self._digest):
                 pages.append((file, src_path, markdown))
+        # Hashes taken here are not reused by the pages: a hook or plugin may still rewrite a
+        # CSV (in on_pre_build, say) before the page that reads it is rendered.
+        self._digests.clear()
         if not pages:
             return
         from mkdocs_selfattn.page import prefetch_page
@@ -304,7 +313,13 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.published |= expanded.data_files
         if not expanded.problems:
             self._memo_pending[page.file.src_uri] = _PendingMemo(
-                key, expanded.markdown, prefix, dict(slots), expanded.digests, expanded.data_files
+                key,
+                expanded.markdown,
+                prefix,
+                dict(slots),
+                expanded.digests,
+                expanded.data_files,
+                expanded.links,
             )
         return expanded.markdown
 
@@ -343,9 +358,10 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         holders = {token: _holder(token) for token in late}
         return replace_slots(html, {**slots, **holders})
 
-    # Tables and charts are put in last, after every page's markdown has been rendered (so a
-    # worker had all that time to draw the charts).
-    @event_priority(-50)
+    # Tables and charts are put in when the page is written, after every page's markdown has
+    # been rendered (so a worker had all that time to draw the charts), and before any other
+    # plugin's on_post_page: a minifier must see the tables, not the empty holders.
+    @event_priority(100)
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         late = self.late_slots.pop(page.file.src_uri, None)
         pending = self._memo_pending.pop(page.file.src_uri, None)
@@ -357,6 +373,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             if self.problem_count != problems_before:
                 pending = None  # a page with problems is rebuilt (and reports them) every time
             output = _fill_holders(output, resolved)
+            # Plugins that read page.content later (feeds, print pages) get the tables too.
+            if page.content:
+                page.content = _fill_holders(page.content, resolved)
         if pending is not None and self._cache is not None:
             memo = PageMemo.capture(
                 pending.markdown,
@@ -365,6 +384,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 resolved,
                 pending.digests,
                 pending.published,
+                pending.links,
             )
             self._cache.put(MEMO_KIND, pending.key, memo.to_payload())
         return output
@@ -472,6 +492,7 @@ class _PendingMemo:
     slots: dict[str, str]
     digests: dict[Path, str]
     published: set[Path]
+    links: dict[Path, Path]
 
 
 class _PageResolver:

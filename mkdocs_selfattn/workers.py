@@ -62,6 +62,7 @@ class WorkerPool:
         self.fork_ok = fork_ok
         """Whether workers may be forked (a one-off build), see the module's docstring."""
         self._executor: ProcessPoolExecutor | None = None
+        self._unavailable = False
 
     def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
         # Imported on first use: a build answered by the cache never starts a worker.
@@ -69,6 +70,8 @@ class WorkerPool:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
+        if self._unavailable:
+            return _run_here(fn, *args)
         if self._executor is None:
             method = start_method(self.fork_ok)
             if method == "fork":
@@ -76,23 +79,32 @@ class WorkerPool:
                 # garbage collection writes to every object it scans. Freezing moves the objects
                 # that exist now out of the collector's sight (as the gc docs advise for fork).
                 gc.freeze()
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context(method),
-                initializer=_exit_quickly,
-            )
+            try:
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context(method),
+                    initializer=_exit_quickly,
+                )
+            except (OSError, ValueError):  # no semaphores here (e.g. no /dev/shm): work inline
+                self._unavailable = True
+                return _run_here(fn, *args)
         try:
             return self._executor.submit(fn, *args)
-        except (BrokenProcessPool, RuntimeError):
+        except (BrokenProcessPool, RuntimeError, OSError):
             self.shutdown()
-            done: Future[T] = Future()
-            try:
-                done.set_result(fn(*args))
-            except Exception as exc:  # the caller sees it as the job's own failure
-                done.set_exception(exc)
-            return done
+            return _run_here(fn, *args)
 
     def shutdown(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+
+
+def _run_here(fn: Callable[..., T], *args: Any) -> Future[T]:
+    """The job in this process, as a finished future (its failure is the job's own)."""
+    done: Future[T] = Future()
+    try:
+        done.set_result(fn(*args))
+    except Exception as exc:
+        done.set_exception(exc)
+    return done

@@ -238,3 +238,59 @@ def test_fingerprint_follows_the_package_source(tmp_path: Path) -> None:
     assert source_fingerprint(tmp_path) not in (first, edited)
     (tmp_path / "notes.txt").write_text("not code")
     assert source_fingerprint(tmp_path) == source_fingerprint(tmp_path)
+
+
+def _v2(text: str) -> str:
+    row = "memo_cap_missing,그것,절연캡,missing_object,0.1,0.95,0.2,"
+    assert row + "2.4\n" in text
+    return text.replace(row + "2.4\n", row + "0.4\n")
+
+
+OUT_PAGE = "# Out\n\n" + seed_block(csv="data.csv", show="[output, table]")
+
+
+def test_a_symlink_pointed_elsewhere_invalidates_the_memo(tmp_path: Path) -> None:
+    site = new_site(tmp_path / "project", {"index.md": OUT_PAGE})
+    v1 = (site.root / COURSE_CSV_REL).read_text(encoding="utf-8")
+    (site.docs / "v1.csv").write_text(v1, encoding="utf-8")
+    (site.docs / "v2.csv").write_text(_v2(v1), encoding="utf-8")
+    (site.docs / "data.csv").symlink_to("v1.csv")
+    site.build(strict=True)
+    first = site.html()
+    (site.docs / "data.csv").unlink()
+    (site.docs / "data.csv").symlink_to("v2.csv")
+    site.build(strict=True)
+    assert site.html() != first
+    shutil.rmtree(site.cache_dir)
+    repointed = site.html()
+    site.build(strict=True)
+    assert site.html() == repointed  # a cold build of the re-pointed link gives the same
+
+
+def test_a_csv_rewritten_by_a_hook_during_the_build_is_not_served_stale(tmp_path: Path) -> None:
+    site = new_site(tmp_path / "project", {"index.md": OUT_PAGE}, plugin_options={})
+    v1 = (site.root / COURSE_CSV_REL).read_text(encoding="utf-8")
+    (site.docs / "data.csv").write_text(v1, encoding="utf-8")
+    site.build(strict=True)
+    first = site.html()
+    (site.root / "v2.csv").write_text(_v2(v1), encoding="utf-8")
+    (site.root / "hook.py").write_text(
+        "import shutil\n\n"
+        "def on_pre_build(config):\n"
+        "    shutil.copyfile('v2.csv', 'docs/data.csv')\n",
+        encoding="utf-8",
+    )
+    config = site.config_file.read_text(encoding="utf-8")
+    site.config_file.write_text(config + "hooks:\n  - hook.py\n", encoding="utf-8")
+    cwd = os.getcwd()
+    os.chdir(site.root)
+    try:
+        site.build(strict=True)
+        after_hook = site.html()
+        shutil.rmtree(site.cache_dir)
+        site.build(strict=True)
+        cold = site.html()
+    finally:
+        os.chdir(cwd)
+    assert after_hook != first
+    assert after_hook == cold

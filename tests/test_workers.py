@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import shutil
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -133,14 +134,13 @@ def test_pages_are_the_same_whoever_draws_the_charts(
     # Make the build process take charts back from the worker at once, and count it.
     monkeypatch.setattr(example_module, "TAKE_BACK_AT", 1)
     taken: list[bool] = []
-    original = example_module.PendingHtml.take_back
+    original = example_module.ChartJob.draw_here
 
-    def counting(self: Any) -> bool:
-        done = original(self)
-        taken.append(done)
-        return done
+    def counting(self: Any) -> None:
+        taken.append(True)
+        original(self)
 
-    monkeypatch.setattr(example_module.PendingHtml, "take_back", counting)
+    monkeypatch.setattr(example_module.ChartJob, "draw_here", counting)
     pooled = _many_charts_site(tmp_path / "pooled" / "project", workers=1)
     pooled.build(strict=True)
     assert pooled.page_bytes() == expected
@@ -160,45 +160,105 @@ def _finish(svg: str, missing: list[str]) -> str:
     return f"<div>{svg}|{','.join(missing)}</div>"
 
 
+def _job(future: Future[tuple[str, list[str]]] | None, local: Any) -> example_module.ChartJob:
+    job = example_module.ChartJob((lambda: ("<remote/>", []), ()))
+    job.future = future
+    job.local = local
+    return job
+
+
 def test_a_lost_worker_costs_time_not_the_chart() -> None:
-    from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
     lost: Future[tuple[str, list[str]]] = Future()
     lost.set_exception(BrokenProcessPool("worker died"))
-    pending = example_module.PendingHtml(lost, _finish, local=lambda: ("<svg/>", ["字"]))
+    pending = example_module.PendingHtml(_job(lost, lambda: ("<svg/>", ["字"])), _finish)
     assert pending.resolve() == "<div><svg/>|字</div>"
 
 
 def test_a_chart_that_fails_here_too_reports_its_own_error() -> None:
-    from concurrent.futures import Future
-
     def broken() -> tuple[str, list[str]]:
         raise ValueError("no such font")
 
     failed: Future[tuple[str, list[str]]] = Future()
     failed.set_exception(RuntimeError("ValueError: no such font"))
-    pending = example_module.PendingHtml(failed, _finish, local=broken)
+    pending = example_module.PendingHtml(_job(failed, broken), _finish)
     with pytest.raises(ValueError, match="no such font"):
         pending.resolve()
 
 
-def test_only_charts_not_started_can_be_taken_back() -> None:
-    from concurrent.futures import Future
+def _pipeline(submit: Any, in_flight: int = 1) -> example_module.Pipeline:
+    from mkdocs_selfattn.cache import Cache
 
-    queued: Future[tuple[str, list[str]]] = Future()
-    running: Future[tuple[str, list[str]]] = Future()
-    assert running.set_running_or_notify_cancel()
-    a = example_module.PendingHtml(queued, _finish, local=lambda: ("<a/>", []))
-    b = example_module.PendingHtml(running, _finish, local=lambda: ("<b/>", []))
-    assert a.queued()
-    assert not b.queued()
-    assert a.take_back()
-    assert not a.take_back()  # once only
-    assert not b.take_back()
-    assert a.resolve() == "<div><a/>|</div>"
-    running.set_result(("<w/>", []))
-    assert b.resolve() == "<div><w/>|</div>"
+    return example_module.Pipeline(
+        example_module.Settings(), Cache(None), submit, in_flight=in_flight
+    )
+
+
+def test_only_a_few_charts_go_to_the_pool_and_the_rest_can_be_taken_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sent: list[Future[tuple[str, list[str]]]] = []
+
+    def submit(fn: Any, *args: Any) -> Future[tuple[str, list[str]]]:
+        future: Future[tuple[str, list[str]]] = Future()
+        sent.append(future)
+        return future
+
+    pipeline = _pipeline(submit, in_flight=2)
+    jobs = [_job(None, lambda n=n: (f"<here{n}/>", [])) for n in range(12)]
+    for job in jobs:
+        pipeline._queue.append(job)
+    pipeline.pump()
+    assert len(sent) == 2
+    assert [j.sent() for j in jobs[:3]] == [True, True, False]
+
+    # The page of chart 0 waits: the build process draws from the back of the queue meanwhile.
+    monkeypatch.setattr(example_module, "TAKE_BACK_AT", 4)
+    assert pipeline.help_draw(jobs[0])
+    assert jobs[-1].here is not None
+    assert not jobs[-1].sent()
+    # A chart still queued when its page needs it is drawn here at once.
+    assert example_module.PendingHtml(jobs[5], _finish, pipeline).resolve() == (
+        "<div><here5/>|</div>"
+    )
+    # Nothing a worker holds is ever cancelled.
+    assert not any(f.cancelled() for f in sent)
+    sent[0].set_result(("<w0/>", []))
+    assert example_module.PendingHtml(jobs[0], _finish, pipeline).resolve() == "<div><w0/>|</div>"
+
+
+def test_a_worker_dying_with_charts_queued_does_not_hang_the_build(tmp_path: Path) -> None:
+    """The scenario that hung Python 3.11's pool when queued futures were cancelled: charts
+    are taken back while the worker holds others, then the worker dies."""
+    import os
+    import signal
+
+    pool = WorkerPool(1)
+    try:
+        pipeline = _pipeline(pool.submit, in_flight=2)
+        victim = pool.submit(os.getpid).result(timeout=120)
+        jobs = [_job(None, lambda n=n: (f"<here{n}/>", [])) for n in range(10)]
+        for job in jobs:
+            job.remote = (_slow_chart, (0.2,))
+            pipeline._queue.append(job)
+        pipeline.pump()
+        pipeline._helping = True
+        assert pipeline.help_draw(jobs[0])  # one taken back from the end
+        os.kill(victim, signal.SIGKILL)
+        pages = [example_module.PendingHtml(job, _finish, pipeline) for job in jobs]
+        results = [page.resolve() for page in pages]
+        assert len(results) == 10
+        assert all(r.startswith("<div><") for r in results)
+    finally:
+        pool.shutdown()
+
+
+def _slow_chart(seconds: float) -> tuple[str, list[str]]:
+    import time
+
+    time.sleep(seconds)
+    return "<remote/>", []
 
 
 def test_workers_are_forked_only_for_a_one_off_build_without_threads() -> None:
@@ -233,3 +293,38 @@ def test_serve_never_forks_its_workers(tmp_path: Path) -> None:
         assert plugin._pool.fork_ok is False
     finally:
         config.plugins.on_shutdown()
+
+
+def test_without_process_support_the_work_runs_inline(monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures
+
+    def no_semaphores(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_semaphores)
+    pool = WorkerPool(1)
+    assert pool.submit(divmod, 7, 2).result(timeout=5) == (3, 1)
+    failed = pool.submit(compute_payload, _request("memo_does_not_exist"))
+    with pytest.raises(DataError):
+        failed.result(timeout=5)
+
+
+def test_other_plugins_see_the_tables_not_the_holders(tmp_path: Path) -> None:
+    site = new_site(tmp_path / "project", {"index.md": "# T\n\n" + seed_block(show="[table]")})
+    (site.root / "hook.py").write_text(
+        "from pathlib import Path\n\n"
+        "def on_post_page(output, page, config):\n"
+        "    here = Path(config.config_file_path).parent\n"
+        "    (here / 'seen-output.html').write_text(output)\n"
+        "    (here / 'seen-content.html').write_text(page.content)\n"
+        "    return output\n",
+        encoding="utf-8",
+    )
+    config = site.config_file.read_text(encoding="utf-8")
+    site.config_file.write_text(config + "hooks:\n  - hook.py\n", encoding="utf-8")
+    log = site.build(strict=True)
+    for name in ("seen-output.html", "seen-content.html"):
+        seen = (site.root / name).read_text(encoding="utf-8")
+        assert "<table>" in seen, name
+        assert "data-selfattn=" not in seen, name
+    assert log.selfattn() == []
