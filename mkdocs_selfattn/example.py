@@ -149,9 +149,6 @@ class PendingHtml:
         self.line: int | None = None
         """Page line of the block, set by the page expander for messages."""
 
-    def done(self) -> bool:
-        return self.job.done()
-
     def resolve(self) -> str:
         job = self.job
         while not job.done():
