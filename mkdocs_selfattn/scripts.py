@@ -2,7 +2,9 @@
 
 The script's real stdout is what the ``output`` view shows, so the code on the page and the
 numbers on the page cannot drift apart. A runaway script is killed at the timeout and its output
-capped, so a student's pull request cannot hang CI or exhaust its memory.
+capped, so a student's pull request cannot hang CI or exhaust its memory. The script runs under
+a small guard process (``script_guard.py``) that ends the script's session when the build ends,
+however it ends: a build stopped by CI leaves no script running.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from mkdocs_selfattn.errors import ScriptError
 
 MAX_STDOUT = 1024 * 1024
 MAX_STDERR = 16 * 1024
+"""Bytes of stderr kept: the last ones, where a traceback ends."""
+MAX_DETAIL = 2000
+"""Characters of stderr's tail quoted in the error message."""
+GUARD = Path(__file__).resolve().with_name("script_guard.py")
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,7 @@ def run_script(path: Path, *, cwd: Path, timeout: float, display: str) -> Script
     started = time.monotonic()
     try:
         process = subprocess.Popen(
-            [sys.executable, str(path)],
+            [sys.executable, "-I", "-S", str(GUARD), str(os.getpid()), str(path)],
             cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -48,7 +54,11 @@ def run_script(path: Path, *, cwd: Path, timeout: float, display: str) -> Script
         raise ScriptError(
             f"script {display} could not be started ({exc.strerror or exc})"
         ) from None
-    stdout, stderr, status = _collect(process, started + timeout)
+    try:
+        stdout, stderr, status = _collect(process, started + timeout)
+    except BaseException:  # KeyboardInterrupt in the build: the script goes first
+        _kill_group(process)
+        raise
     seconds = time.monotonic() - started
     if status == "timeout":
         raise ScriptError(
@@ -61,9 +71,9 @@ def run_script(path: Path, *, cwd: Path, timeout: float, display: str) -> Script
             "an example should print a short result"
         )
     if process.returncode != 0:
-        tail = stderr.decode("utf-8", "replace").strip().splitlines()[-6:]
-        detail = " | ".join(tail) if tail else "no error output"
-        raise ScriptError(f"script {display} exited with status {process.returncode}: {detail}")
+        raise ScriptError(
+            f"script {display} exited with status {process.returncode}: {_stderr_tail(stderr)}"
+        )
     try:
         text = stdout.decode("utf-8")
     except UnicodeDecodeError:
@@ -93,8 +103,11 @@ def _collect(process: subprocess.Popen[bytes], deadline: float) -> tuple[bytes, 
                 buffer: bytearray = key.data
                 if buffer is out and len(out) + len(chunk) > MAX_STDOUT:
                     status = "overflow"
-                limit = MAX_STDOUT if buffer is out else MAX_STDERR
-                buffer.extend(chunk[: max(0, limit - len(buffer))])
+                if buffer is out:
+                    out.extend(chunk[: max(0, MAX_STDOUT - len(out))])
+                else:  # keep the end: a traceback comes last, after whatever was logged
+                    err.extend(chunk)
+                    del err[:-MAX_STDERR]
             if status == "overflow":
                 break
     if status != "ok":
@@ -118,3 +131,12 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
     except (ProcessLookupError, PermissionError):
         if process.poll() is None:
             process.kill()
+
+
+def _stderr_tail(stderr: bytes) -> str:
+    """The last lines of stderr on one line: the traceback's end names the error."""
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()[-6:]
+    if not lines:
+        return "no error output"
+    detail = " | ".join(line.strip() for line in lines)
+    return detail if len(detail) <= MAX_DETAIL else "…" + detail[-MAX_DETAIL:]

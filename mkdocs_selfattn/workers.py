@@ -11,13 +11,22 @@ worker, and a first result came that much sooner. Otherwise they are spawned as 
 interpreters: under `mkdocs serve` the live-reload server has threads (a fork would copy them
 mid-flight) and a listening socket (a forked worker would hold it), and other systems do not fork
 safely.
+
+A worker ends with the build however the build ends, even by SIGKILL (a CI cancellation): on
+Linux the kernel sends it SIGKILL when the build process dies (``PR_SET_PDEATHSIG``), and
+everywhere a thread in the worker checks every half second that its parent is still the build.
+Its stdout and stderr go to ``/dev/null`` at once, so that ``mkdocs build | tee log`` sees the end
+of its input when the build ends, not when the last worker does.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,10 +45,59 @@ def default_workers() -> int:
 
 def start_method(fork_ok: bool) -> str:
     """Fork only where it is safe: when asked, on Linux, and with no other thread running."""
-    import threading
-
     single = threading.active_count() == 1
     return "fork" if fork_ok and sys.platform == "linux" and single else "spawn"
+
+
+PARENT_CHECK_SECONDS = 0.5
+PR_SET_PDEATHSIG = 1
+
+
+def _start_worker(parent: int, deathsig: bool) -> None:
+    """The pool's initializer: first in every worker, before any job."""
+    _quiet_output()
+    _exit_quickly()
+    if deathsig:
+        kill_me_with_parent(signal.SIGKILL)
+    if os.getppid() != parent:  # the build died before the line above took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _quiet_output() -> None:
+    """Point fds 1 and 2 away from the build's stdout and stderr (a pipe to ``tee``, say):
+    a worker that outlived the build by a moment would otherwise hold the pipe open. Errors
+    travel back with the jobs' results, so nothing a reader needs is lost."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+
+
+def kill_me_with_parent(signal_number: int) -> None:
+    """Ask Linux to send ``signal_number`` to this process when its parent dies.
+
+    The kernel ties this to the *thread* that forked the process, not to the whole parent: the
+    signal comes when that thread ends. The plugin starts workers only from the build's own
+    thread (the main thread under both ``build`` and ``serve``); ``WorkerPool`` does not ask for
+    this in a pool created from another thread, where the parent watch alone applies.
+    """
+    if sys.platform != "linux":
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal_number, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl (another libc): the parent watch remains
+        pass
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker once its parent is no longer the build (it was adopted by another)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
 
 
 def _exit_quickly() -> None:
@@ -83,7 +141,8 @@ class WorkerPool:
                 self._executor = ProcessPoolExecutor(
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context(method),
-                    initializer=_exit_quickly,
+                    initializer=_start_worker,
+                    initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
                 )
             except (OSError, ValueError):  # no semaphores here (e.g. no /dev/shm): work inline
                 self._unavailable = True
