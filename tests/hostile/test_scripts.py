@@ -77,6 +77,16 @@ CASES = [
         files={"docs/ex.py": 'raise RuntimeError("kaput")\n'},
     ),
     ErrorCase(
+        "stderr-flood-then-exception",
+        script_block(),
+        r"script docs/ex\.py exited with status 1: .*KeyError: 'the-real-cause'",
+        files={
+            "docs/ex.py": "import sys\nfor n in range(20000):\n"
+            "    print('warning', n, 'x' * 70, file=sys.stderr)\n"
+            "raise KeyError('the-real-cause')\n"
+        },
+    ),
+    ErrorCase(
         "hangs-until-timeout",
         script_block(),
         r"script docs/ex\.py did not finish within 2 s and was stopped",
