@@ -4,14 +4,21 @@ Keys are hashes of everything that can change an answer (CSV bytes, options, scr
 package and matplotlib versions), so an entry is never stale, only unused. Entries are written
 to a temporary file and renamed into place, and carry a checksum: a truncated, corrupted or
 foreign file is treated as a miss and recomputed, never trusted.
+
+The folder may hold anything, and reading it must never hang or exhaust memory: an entry is
+read only if it is a regular file (not a FIFO, device, socket, folder or symlink) of a bounded
+size, opened without blocking; anything else in its place is a miss. Writing replaces whatever
+sits in an entry's place, except a folder: then that one entry stays uncached.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 from collections import Counter
 from collections.abc import Callable
@@ -22,6 +29,18 @@ FORMAT = 1
 _PAYLOAD = b', "payload": '
 MEMORY_ENTRIES = 4096
 """Bound on in-memory entries, so a long `mkdocs serve` session does not grow without limit."""
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+"""Largest entry read or written: a page memo with many SVG charts is a few megabytes, and a
+larger file in the folder (a sparse 64 GiB one, say) is a miss instead of a MemoryError."""
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_IN_THE_WAY = frozenset({errno.EISDIR, errno.ENOTEMPTY, errno.EEXIST})
+"""Errors of renaming an entry into place when a folder holds its path."""
 
 
 def content_key(*parts: Any) -> str:
@@ -134,7 +153,9 @@ class Cache:
         if not self._disk_ok:
             return None
         try:
-            raw = self._path(name).read_bytes()
+            raw = read_regular_file(self._path(name), MAX_ENTRY_BYTES)
+            if raw is None:
+                return None
             # The checksum covers the payload's bytes exactly as _write lays them out (last
             # member): hashing them in place, instead of serialising the parsed payload again
             # to compare, halves the cost of a hit on a large entry (a page memo with its SVG).
@@ -150,7 +171,7 @@ class Cache:
             ):
                 return None
             return json.loads(body)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, MemoryError):
             return None
 
     def _write(self, name: str, value: Any) -> None:
@@ -160,6 +181,8 @@ class Cache:
         head = {"format": FORMAT, "name": name, "sha256": hashlib.sha256(body).hexdigest()}
         # A JSON object whose last member is the payload, serialised once (see _read).
         data = json.dumps(head).encode()[:-1] + _PAYLOAD + body + b"}"
+        if len(data) > MAX_ENTRY_BYTES:  # it could never be read back
+            return
         path = self._path(name)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -172,9 +195,35 @@ class Cache:
                 Path(tmp).unlink(missing_ok=True)
                 raise
         except OSError as exc:
+            if exc.errno in _IN_THE_WAY and path.parent.is_dir():
+                return  # a folder sits where this one entry goes: it stays a miss
             self._disk_ok = False
             if self._problem is not None:
                 self._problem(
                     f"cache folder {self.folder} is not writable ({exc.strerror or exc}); "
                     "building without the disk cache"
                 )
+
+
+def read_regular_file(path: Path, limit: int) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file (not through a symlink) of at most
+    ``limit`` bytes, else None. Checked before opening, so that a FIFO or a device is never
+    opened, and again on the open file, which is opened without blocking in case it was
+    swapped meanwhile."""
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        return None
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := os.read(fd, min(1 << 20, limit + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:  # it grew while being read
+                return None
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

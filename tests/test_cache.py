@@ -220,3 +220,73 @@ def test_blocked_kind_folder_falls_back_to_memory(tmp_path: Path) -> None:
     cache.put("result", "ee" + "9" * 62, VALUE)
     assert len(problems) == 1
     assert cache.get("result", "ee" + "9" * 62) == VALUE
+
+
+def _odd_entries(tmp_path: Path) -> list[tuple[str, Any]]:
+    """Odd files that are safe to meet in the test process even if the cache regressed. A FIFO
+    (a hang), a sparse 64 GiB file and /dev/zero (memory) are met by real builds, bounded in time
+    and memory, in tests/hostile/test_cache.py."""
+    import os
+    import socket
+    import tempfile
+
+    def unix_socket(path: Path) -> None:
+        # Bound where the path is short enough for AF_UNIX, then moved into place.
+        with tempfile.TemporaryDirectory(dir="/tmp") as short:
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.bind(f"{short}/s")
+            os.replace(f"{short}/s", path)
+
+    def symlink_loop(path: Path) -> None:
+        path.unlink()
+        path.symlink_to(path.name)
+
+    def dangling_symlink(path: Path) -> None:
+        path.unlink()
+        path.symlink_to(tmp_path / "nowhere.json")
+
+    def symlink_to_a_good_entry(path: Path) -> None:  # a miss too: only real files are read
+        (tmp_path / "copy.json").write_bytes(path.read_bytes())
+        path.unlink()
+        path.symlink_to(tmp_path / "copy.json")
+
+    return [
+        (f.__name__, f)
+        for f in (unix_socket, symlink_loop, dangling_symlink, symlink_to_a_good_entry)
+    ]
+
+
+@pytest.mark.parametrize("name", [n for n, _ in _odd_entries(Path())])
+def test_an_odd_file_in_an_entrys_place_is_a_miss_and_is_replaced(
+    tmp_path: Path, name: str
+) -> None:
+    folder = tmp_path / "cache"
+    key = "fa" + "1" * 62
+    Cache(folder).put("result", key, VALUE)
+    [path] = _files(folder)
+    dict(_odd_entries(tmp_path))[name](path)
+
+    problems: list[str] = []
+    cache = Cache(folder, problem=problems.append)
+    assert cache.get("result", key) is None
+    assert cache.peek("result", key) is None
+    cache.put("result", key, VALUE)
+    assert path.is_file() and not path.is_symlink()
+    assert Cache(folder).get("result", key) == VALUE
+    assert problems == []
+
+
+def test_a_folder_in_an_entrys_place_leaves_only_that_entry_uncached(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    key, other = "fb" + "1" * 62, "fb" + "2" * 62
+    path = folder / "result" / "fb" / f"{key}.json"
+    (path / "inside").mkdir(parents=True)
+    problems: list[str] = []
+    cache = Cache(folder, problem=problems.append)
+    assert cache.get("result", key) is None
+    cache.put("result", key, VALUE)
+    cache.put("result", other, VALUE)
+    assert problems == []
+    assert Cache(folder).get("result", key) is None
+    assert Cache(folder).get("result", other) == VALUE
+    assert [p.name for p in _files(folder)] == [f"{other}.json"]  # no temporary file left

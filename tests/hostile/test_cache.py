@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -284,6 +285,84 @@ def test_damaged_cache_is_a_miss(tmp_path: Path, reference: dict[str, str], dama
         failures.append("the rebuild printed a traceback")
     if damage != "foreign-files":
         failures += [f"entry not rewritten: {e}" for e in entry_problems(folder)]
+    failures += [f"partial file: {f}" for f in partial_files(project, rebuilt.site)]
+    assert not failures, "\n- ".join(["", *failures])
+
+
+# ---------------------------------------------------------------------------------------------
+# Odd files where entries should be: never opened blocking, never read whole, never a crash
+
+ODD_TIMEOUT = 90.0
+"""A build over odd entries that takes longer than this is taken for hung (a clean one: ~5 s)."""
+
+
+def _sparse(path: Path, scratch: Path) -> None:
+    os.truncate(path, 64 * 1024**3)  # takes no disk; read whole it was a MemoryError
+
+
+def _fifo(path: Path, scratch: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)  # opened for reading, it waits for a writer forever
+
+
+def _symlink_to_dev_zero(path: Path, scratch: Path) -> None:
+    path.unlink()
+    path.symlink_to("/dev/zero")
+
+
+def _symlink_to_a_fifo(path: Path, scratch: Path) -> None:
+    pipe = scratch / f"pipe-{path.stem[:12]}"
+    os.mkfifo(pipe)
+    path.unlink()
+    path.symlink_to(pipe)
+
+
+def _directory(path: Path, scratch: Path) -> None:
+    path.unlink()
+    (path / "inside").mkdir(parents=True)
+
+
+ODD: dict[str, Callable[[Path, Path], None]] = {
+    "sparse-64-gib-file": _sparse,
+    "fifo": _fifo,
+    "symlink-to-dev-zero": _symlink_to_dev_zero,
+    "symlink-to-a-fifo": _symlink_to_a_fifo,
+    "directory": _directory,
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("odd", list(ODD), ids=list(ODD))
+def test_odd_files_in_the_cache_are_misses(
+    tmp_path: Path, reference: dict[str, str], odd: str
+) -> None:
+    project = make_project(tmp_path)
+    warm = project.build(strict=True)
+    assert warm.returncode == 0, warm.describe()
+    folder = project.root / CACHE
+    paths = entries(folder)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    for path in paths:
+        ODD[odd](path, scratch)
+
+    rebuilt = project.build(strict=True, site="site2", timeout=ODD_TIMEOUT)
+    failures: list[str] = []
+    if rebuilt.run.timed_out:
+        failures.append(f"the build hung (killed after {ODD_TIMEOUT:g} s)")
+    elif rebuilt.returncode != 0:
+        failures.append(f"strict rebuild over odd cache files failed: {rebuilt.describe()}")
+    else:
+        failures += differences(articles(rebuilt), reference)
+    if "Traceback" in rebuilt.log:
+        failures.append("the rebuild printed a traceback")
+    if odd != "directory":  # anything but a folder is replaced by a real entry, atomically
+        failures += [
+            f"not replaced by an entry: {p.relative_to(folder)}"
+            for p in paths
+            if p.is_symlink() or not p.is_file()
+        ]
+        failures += [f"bad entry: {e}" for e in entry_problems(folder)]
     failures += [f"partial file: {f}" for f in partial_files(project, rebuilt.site)]
     assert not failures, "\n- ".join(["", *failures])
 
