@@ -271,7 +271,8 @@ def test_an_odd_file_in_an_entrys_place_is_a_miss_and_is_replaced(
     assert cache.get("result", key) is None
     assert cache.peek("result", key) is None
     cache.put("result", key, VALUE)
-    assert path.is_file() and not path.is_symlink()
+    assert path.is_file()
+    assert not path.is_symlink()
     assert Cache(folder).get("result", key) == VALUE
     assert problems == []
 
