@@ -53,12 +53,11 @@ PARENT_CHECK_SECONDS = 0.5
 PR_SET_PDEATHSIG = 1
 
 
-def _start_worker(parent: int, deathsig: bool) -> None:
+def _start_worker(parent: int) -> None:
     """The pool's initializer: first in every worker, before any job."""
     _quiet_output()
     _exit_quickly()
-    if deathsig:
-        kill_me_with_parent(signal.SIGKILL)
+    _die_with_parent(signal.SIGKILL)
     if os.getppid() != parent:  # the build died before the line above took effect
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
@@ -74,13 +73,13 @@ def _quiet_output() -> None:
     os.close(null)
 
 
-def kill_me_with_parent(signal_number: int) -> None:
+def _die_with_parent(signal_number: int) -> None:
     """Ask Linux to send ``signal_number`` to this process when its parent dies.
 
-    The kernel ties this to the *thread* that forked the process, not to the whole parent: the
-    signal comes when that thread ends. The plugin starts workers only from the build's own
-    thread (the main thread under both ``build`` and ``serve``); ``WorkerPool`` does not ask for
-    this in a pool created from another thread, where the parent watch alone applies.
+    The kernel ties this to the *thread* that started the process, not to the whole parent: the
+    signal comes when that thread ends. So a pool starts workers only from the thread that
+    created it (see ``WorkerPool.submit``): the build's own thread, the main thread under both
+    ``build`` and ``serve``.
     """
     if sys.platform != "linux":
         return
@@ -121,6 +120,8 @@ class WorkerPool:
         """Whether workers may be forked (a one-off build), see the module's docstring."""
         self._executor: ProcessPoolExecutor | None = None
         self._unavailable = False
+        self._owner: int | None = None
+        """The thread that created the executor: the only one that may start workers."""
 
     def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
         # Imported on first use: a build answered by the cache never starts a worker.
@@ -128,7 +129,9 @@ class WorkerPool:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        if self._unavailable:
+        if self._unavailable or self._owner not in (None, threading.get_ident()):
+            # A pool starts a worker on submit, and a worker started from another thread
+            # would be killed when that thread ends (see _die_with_parent).
             return _run_here(fn, *args)
         if self._executor is None:
             method = start_method(self.fork_ok)
@@ -142,8 +145,9 @@ class WorkerPool:
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context(method),
                     initializer=_start_worker,
-                    initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
+                    initargs=(os.getpid(),),
                 )
+                self._owner = threading.get_ident()
             except (OSError, ValueError):  # no semaphores here (e.g. no /dev/shm): work inline
                 self._unavailable = True
                 return _run_here(fn, *args)
@@ -157,6 +161,7 @@ class WorkerPool:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+            self._owner = None
 
 
 def _run_here(fn: Callable[..., T], *args: Any) -> Future[T]:

@@ -328,3 +328,23 @@ def test_other_plugins_see_the_tables_not_the_holders(tmp_path: Path) -> None:
         assert "<table>" in seen, name
         assert "data-selfattn=" not in seen, name
     assert log.selfattn() == []
+
+
+def test_only_the_thread_that_started_the_pool_gives_it_work() -> None:
+    """Linux ties a worker's death signal to the thread that started it: a worker started from
+    a passing thread would die with that thread. Other threads' jobs run where they are."""
+    import os
+    import threading
+
+    pool = WorkerPool(1)
+    try:
+        worker = pool.submit(os.getpid).result(timeout=120)
+        assert worker != os.getpid()
+        seen: list[int] = []
+        thread = threading.Thread(target=lambda: seen.append(pool.submit(os.getpid).result(5)))
+        thread.start()
+        thread.join()
+        assert seen == [os.getpid()]
+        assert pool.submit(os.getpid).result(timeout=120) == worker  # it outlived that thread
+    finally:
+        pool.shutdown()
