@@ -204,11 +204,14 @@ def _output_holders(run: Started, found: dict[int, Proc]) -> list[str]:
     return holders
 
 
-def _stop_and_check(run: Started, signum: signal.Signals) -> None:
+def _stop_and_check(run: Started, signum: signal.Signals, *, group: bool = False) -> None:
     before = run.wait_until_running()
     holders = _output_holders(run, before)
     assert not holders, f"these hold the build's stdout: {holders}"
-    os.kill(run.process.pid, signum)
+    if group:  # as a terminal's Ctrl-C does: the build and its forked workers get it
+        os.killpg(run.process.pid, signum)
+    else:
+        os.kill(run.process.pid, signum)
     try:
         run.process.wait(timeout=EXIT_SECONDS)
     except subprocess.TimeoutExpired:
@@ -247,3 +250,15 @@ def test_serve_stopped_by_a_signal_leaves_nothing_running(
     run = Started(_project(tmp_path / "project"), "serve")
     started.append(run)
     _stop_and_check(run, signum)
+
+
+GROUP_SIGNALS = [signal.SIGINT, signal.SIGTERM]
+
+
+@pytest.mark.parametrize("signum", GROUP_SIGNALS, ids=[s.name for s in GROUP_SIGNALS])
+def test_a_build_whose_process_group_is_signalled_leaves_nothing_running(
+    tmp_path: Path, started: list[Started], signum: signal.Signals
+) -> None:
+    run = Started(_project(tmp_path / "project"), "build")
+    started.append(run)
+    _stop_and_check(run, signum, group=True)
