@@ -188,7 +188,7 @@ def started(tmp_path: Path) -> Iterator[list[Started]]:
 
 
 def _output_holders(run: Started, found: dict[int, Proc]) -> list[str]:
-    """Processes (other than the build) whose fd 1 or 2 is the build's own stdout pipe.
+    """Processes (other than the build) holding the build's own stdout pipe, on any fd.
 
     The resource tracker of a spawned pool is let off: multiprocessing starts it with the
     build's stdio, and it exits when the last worker has (the end-of-file check covers it)."""
@@ -197,10 +197,11 @@ def _output_holders(run: Started, found: dict[int, Proc]) -> list[str]:
     for proc in found.values():
         if "resource_tracker" in proc.cmdline:
             continue
-        for fd in (1, 2):
-            with contextlib.suppress(OSError):
-                if os.readlink(f"/proc/{proc.pid}/fd/{fd}") == pipe:
-                    holders.append(f"fd {fd} of {proc.cmdline}")
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{proc.pid}/fd"):
+                with contextlib.suppress(OSError):
+                    if os.readlink(f"/proc/{proc.pid}/fd/{fd}") == pipe:
+                        holders.append(f"fd {fd} of {proc.cmdline}")
     return holders
 
 
