@@ -246,9 +246,7 @@ def to_markdown(tables: Sequence[Table], escape: Escape = md_text) -> str:
             lines += [_md_cell(table.caption, escape), ""]
         lines.append("| " + " | ".join(_md_cell(c, escape) for c in table.header) + " |")
         lines.append("| " + " | ".join(_MD_ALIGN[a] for a in table.align) + " |")
-        lines += [
-            "| " + " | ".join(_md_cell(c, escape) for c in row) + " |" for row in table.rows
-        ]
+        lines += ["| " + " | ".join(_md_cell(c, escape) for c in row) + " |" for row in table.rows]
         if table.link:
             href, text = table.link
             lines += ["", f'<a href="{html_text(href)}" download>{md_text(text)}</a>']
