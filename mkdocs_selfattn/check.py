@@ -56,18 +56,27 @@ class CheckReport:
         }
 
     def as_text(self) -> str:
-        lines = [f.text for f in self.problems]
         s = self.summary()
-        lines.append(
-            f"mkdocs-selfattn check: {s['pages']} pages, {s['blocks']} blocks, "
-            f"{s['inline_values']} inline values: "
-            + (f"{s['problems']} problems" if s["problems"] else "no problems")
+        counts = ", ".join(
+            _count(s[key], word)
+            for key, word in (
+                ("pages", "page"),
+                ("blocks", "block"),
+                ("inline_values", "inline value"),
+            )
         )
+        found = _count(s["problems"], "problem") if s["problems"] else "no problems"
+        lines = [f.text for f in self.problems]
+        lines.append(f"mkdocs-selfattn check: {counts}: {found}")
         return "\n".join(lines) + "\n"
 
     def as_json(self) -> str:
         payload = {"problems": [asdict(f) for f in self.problems], "summary": self.summary()}
         return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 _LOCATED = re.compile(r"^(?P<page>.+?)(?::(?P<line>\d+))?: selfattn: (?P<message>.*)\Z", re.S)
@@ -115,6 +124,8 @@ def check_site(config_file: str | None = None) -> CheckReport:
                 _check_pass(config, report)
     except MkDocsException as exc:
         logger.error("%s", exc)
+    except Exception as exc:  # another plugin's failure: `mkdocs build` would stop here too
+        logger.error("the build stops here: %s: %s", type(exc).__name__, exc)
     finally:
         if config is not None:
             config.plugins.on_shutdown()
