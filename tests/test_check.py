@@ -15,7 +15,9 @@ from sites import COURSE_SCRIPT, REPO, Site, line_of, new_site, seed_block
 pytestmark = pytest.mark.slow
 
 
-def run_check(site: Site, *args: str, python: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+def run_check(
+    site: Site, *args: str, python: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env["PYTHONPATH"] = str(REPO)
     command = [sys.executable, *python, "-m", "mkdocs_selfattn.cli", "check"]
@@ -108,8 +110,7 @@ def test_problems_are_the_builds_own_messages(
     assert broken_text.returncode == 1
     *problems, summary = broken_text.stdout.splitlines()
     assert summary == (
-        "mkdocs-selfattn check: 3 pages, 3 blocks, 1 inline value: "
-        f"{len(problems)} problems"
+        f"mkdocs-selfattn check: 3 pages, 3 blocks, 1 inline value: {len(problems)} problems"
     )
     assert problems == [w for w in build_warnings(broken) if "selfattn:" in w]
 
@@ -132,7 +133,8 @@ def test_each_mistake_is_named_with_page_and_line(
     assert "docs/hidden.md:" in out
     assert "the output of script docs/examples/self_attention_memo.py differs" in out
     # exclude_docs pages are not built, so not checked.
-    assert "excluded.md" not in out and "nowhere.csv" not in out
+    assert "excluded.md" not in out
+    assert "nowhere.csv" not in out
 
 
 def test_json_lists_page_line_and_message(
@@ -144,7 +146,8 @@ def test_json_lists_page_line_and_message(
     lines = broken_text.stdout.splitlines()[:-1]
     assert [p["text"] for p in payload["problems"]] == lines
     for problem in payload["problems"]:
-        assert problem["text"] == f"{problem['page']}:{problem['line']}: selfattn: {problem['message']}"
+        where = f"{problem['page']}:{problem['line']}"
+        assert problem["text"] == f"{where}: selfattn: {problem['message']}"
     assert payload["summary"] == {
         "pages": 3,
         "blocks": 3,
@@ -153,11 +156,11 @@ def test_json_lists_page_line_and_message(
     }
 
 
-HOOK = '''\
+HOOK = """\
 def on_files(files, config):
     files.remove(files.get_file_from_path("dropped.md"))
     return files
-'''
+"""
 
 
 def test_pages_other_plugins_remove_are_not_checked(tmp_path: Path) -> None:

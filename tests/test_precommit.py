@@ -9,6 +9,7 @@ once per test run), exactly as a user's machine does.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -66,14 +67,17 @@ def test_the_hook_passes_a_good_course_and_stops_a_broken_commit(tmp_path: Path)
     git(course, "add", "-A", env=env)
     good = git(course, "commit", "-m", "starter", env=env)
     assert good.returncode == 0, good.stdout + good.stderr
-    assert "mkdocs-selfattn check" in good.stdout and "Passed" in good.stdout
+    # The hook's report reaches the terminal on stderr, below git's own lines.
+    assert re.search(r"^mkdocs-selfattn check\.+Passed$", good.stderr, re.M), good.stderr
 
     # A file the hook does not look at: the check is skipped.
     (course / "notes.txt").write_text("todo\n", encoding="utf-8")
     git(course, "add", "notes.txt", env=env)
     skipped = git(course, "commit", "-m", "notes", env=env)
     assert skipped.returncode == 0, skipped.stdout + skipped.stderr
-    assert "(no files to check)Skipped" in skipped.stdout
+    assert re.search(
+        r"^mkdocs-selfattn check\.+\(no files to check\)Skipped$", skipped.stderr, re.M
+    ), skipped.stderr
 
     chapter = course / "docs" / "chapter-1.md"
     text = chapter.read_text(encoding="utf-8")
@@ -81,15 +85,13 @@ def test_the_hook_passes_a_good_course_and_stops_a_broken_commit(tmp_path: Path)
     git(course, "add", "-A", env=env)
     broken = git(course, "commit", "-m", "typo", env=env)
     assert broken.returncode == 1
-    assert "mkdocs-selfattn check" in broken.stdout and "Failed" in broken.stdout
+    assert re.search(r"^mkdocs-selfattn check\.+Failed$", broken.stderr, re.M), broken.stderr
     lines = text.split("\n")
-    fence = next(
-        n for n, line in enumerate(lines, 1) if line == "id: small"
-    ) - 1  # the block's fence, one line above its id
-    key = next(n for n, line in enumerate(lines, 1) if line == "document: trophy_small")
+    fence = lines.index("id: small")  # 1-based, the fence is the line above the id
+    key = lines.index("document: trophy_small") + 1
     assert any(
         f"docs/chapter-1.md:{n}: selfattn: docs/data/trophy.csv: document 'trophy_smal' "
-        "not found" in broken.stdout
+        "not found" in broken.stderr
         for n in (fence, key)
-    ), broken.stdout
+    ), broken.stderr
     assert git(course, "log", "--format=%s", env=env).stdout.split() == ["notes", "starter"]
