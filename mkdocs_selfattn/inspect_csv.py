@@ -6,6 +6,7 @@ as the CSV spells them; this reads the file with the same validating reader as a
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections.abc import Mapping
@@ -42,12 +43,47 @@ class CsvContents:
     """Only the roles mapped on the command line (the block's ``columns:``)."""
     table: CandidateTable
     documents: tuple[Document, ...]
+    header: tuple[str, ...]
+    vectors: tuple[str, ...] | None = None
+    """Set when the block must name its vector columns (some other column is text)."""
 
 
 def inspect_csv(path: str, columns: Mapping[str, str]) -> CsvContents:
     mapping = ColumnMap.from_mapping(columns, source=path)
-    table = read_table(path, columns=mapping)
-    return CsvContents(path, table.n_rows, dict(columns), table, _documents(table))
+    header, vectors = _header_and_vectors(path, mapping)
+    table = read_table(path, columns=mapping, vectors=vectors)
+    return CsvContents(path, table.n_rows, dict(columns), table, _documents(table), header, vectors)
+
+
+def _header_and_vectors(
+    path: str, mapping: ColumnMap
+) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+    """The header, and the vector columns when some column outside the roles is text (a
+    gloss, a note): the numeric ones, which the block must then list. None when every such
+    column is numeric (the default), or when the file cannot be read here (the validating
+    reader then says why)."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            rows = list(csv.reader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return (), None
+    if not rows:
+        return (), None
+    header = tuple(name.strip() for name in rows[0])
+    roles = set(mapping.text_columns) | set(mapping.index_columns) | {mapping.score}
+    rest = [i for i, name in enumerate(header) if name not in roles]
+    numeric = [i for i in rest if all(_is_number(row[i]) for row in rows[1:] if len(row) > i)]
+    if len(numeric) == len(rest) or not numeric:
+        return header, None
+    return header, tuple(header[i] for i in numeric)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _documents(table: CandidateTable) -> tuple[Document, ...]:
@@ -88,16 +124,18 @@ def _token(table: CandidateTable, row: int, *, target: bool) -> str:
 def describe(contents: CsvContents) -> str:
     table = contents.table
     cols = table.columns
+    roles = {getattr(cols, role): role for role in ColumnMap.keys()}
+    roles |= dict.fromkeys(table.vector_columns, "vector")
     lines = [
-        f"{contents.path}: {contents.rows} rows, {len(contents.documents)} documents",
-        f"columns: document={cols.document}, target={cols.target}, "
-        f"candidate={cols.candidate}, role={cols.role}, score={cols.score}",
-        "vectors: " + ", ".join(table.vector_columns),
+        f"{contents.path}: {_count(contents.rows, 'row')}, "
+        f"{_count(len(contents.documents), 'document')}",
+        "columns: "
+        + ", ".join(
+            f"{name} ({roles[name]})" if name in roles else name for name in contents.header
+        ),
     ]
-    if table.target_index is not None:
-        lines.append(f"positions: target={cols.target_index}, candidate={cols.candidate_index}")
     for doc in contents.documents:
-        lines += ["", f"document {doc.name} ({doc.rows} rows)"]
+        lines += ["", f"document {doc.name} ({_count(doc.rows, 'row')})"]
         for target in doc.targets:
             lines.append(f"  target {target.name}: " + ", ".join(target.candidates))
     lines += ["", "A block for the first document (csv: the path from the page to this file):", ""]
@@ -121,11 +159,17 @@ def suggested_block(contents: CsvContents) -> list[str]:
     if contents.columns:
         pairs = ", ".join(f"{role}: {_scalar(name)}" for role, name in contents.columns.items())
         lines.append("columns: {" + pairs + "}")
+    if contents.vectors:
+        lines.append("vectors: [" + ", ".join(_scalar(v) for v in contents.vectors) + "]")
     lines += ["show: [output, table, chart]", "```", ""]
     lines.append(
         f"`{{selfattn}} {example_id} weight {_word(first.name)} {_word(first.candidates[0])}`"
     )
     return lines
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _scalar(text: str) -> str:
