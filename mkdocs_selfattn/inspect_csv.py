@@ -124,7 +124,8 @@ def _token(table: CandidateTable, row: int, *, target: bool) -> str:
 def describe(contents: CsvContents) -> str:
     table = contents.table
     cols = table.columns
-    roles = {getattr(cols, role): role for role in ColumnMap.keys()}
+    role_names = ColumnMap.keys()
+    roles = {getattr(cols, role): role for role in role_names}
     roles |= dict.fromkeys(table.vector_columns, "vector")
     lines = [
         f"{contents.path}: {_count(contents.rows, 'row')}, "

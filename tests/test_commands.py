@@ -219,7 +219,9 @@ def test_new_refuses_a_folder_with_content(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x", encoding="utf-8")
     as_file = cli("new", "file", cwd=tmp_path)
     assert as_file.returncode == 1
-    assert as_file.stderr == "mkdocs-selfattn: error: file is a file; name a new folder for the course\n"
+    assert as_file.stderr == (
+        "mkdocs-selfattn: error: file is a file; name a new folder for the course\n"
+    )
     (tmp_path / "empty").mkdir()
     assert cli("new", "empty", cwd=tmp_path).returncode == 0
 
