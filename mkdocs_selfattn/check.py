@@ -20,7 +20,7 @@ from typing import Any
 
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import MkDocsException
+from mkdocs.exceptions import Abort, MkDocsException
 from mkdocs.structure.files import Files, InclusionLevel, get_files, set_exclusions
 from mkdocs.structure.nav import get_navigation
 from mkdocs.structure.pages import Page
@@ -122,6 +122,9 @@ def check_site(config_file: str | None = None) -> CheckReport:
             config.plugins.on_startup(command="build", dirty=False)
             for _ in _passes(config):
                 _check_pass(config, report)
+    except Abort as exc:
+        if not collector.findings:  # else it only sums up the errors MkDocs logged before it
+            logger.error("%s", exc)
     except MkDocsException as exc:
         logger.error("%s", exc)
     except Exception as exc:  # another plugin's failure: `mkdocs build` would stop here too

@@ -188,6 +188,15 @@ def test_a_site_level_problem_fails_with_its_message(tmp_path: Path) -> None:
     missing = run_check(site, "-f", "nope.yml")  # the last -f wins
     assert missing.returncode == 1
     assert missing.stdout.splitlines()[0] == "Config file 'nope.yml' does not exist."
+    site.write("bad.yml", "site_name: x\ntheme: nosuch\nplugins: [selfattn]\nfoo: 1\n")
+    bad = run_check(site, "-f", "bad.yml")
+    assert bad.returncode == 1
+    assert bad.stdout.splitlines() == [
+        "Config value 'foo': Unrecognised configuration name: foo",
+        "Config value 'theme': Unrecognised theme name: 'nosuch'. The available installed "
+        "themes are: mkdocs, readthedocs, material",
+        "mkdocs-selfattn check: 0 pages, 0 blocks, 0 inline values: 2 problems",
+    ]
 
 
 I18N = """\
