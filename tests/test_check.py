@@ -156,14 +156,27 @@ def test_json_lists_page_line_and_message(
     }
 
 
-HOOK = """\
-def on_files(files, config):
-    files.remove(files.get_file_from_path("dropped.md"))
-    return files
+HOOK = '''\
+from mkdocs.structure.files import File
+
+GENERATED = """# Generated
+
+```selfattn
+id: gen
+csv: assets/part-05/chapter-13/self-attention-safety-memo-candidates.csv
+document: memo_gone
+```
 """
 
 
-def test_pages_other_plugins_remove_are_not_checked(tmp_path: Path) -> None:
+def on_files(files, config):
+    files.remove(files.get_file_from_path("dropped.md"))
+    files.append(File.generated(config, "generated.md", content=GENERATED))
+    return files
+'''
+
+
+def test_the_pages_are_those_other_plugins_leave(tmp_path: Path) -> None:
     site = new_site(
         tmp_path / "hooked",
         {"index.md": GOOD_PAGE, "dropped.md": "# Dropped\n\n" + seed_block(csv="nowhere.csv")},
@@ -172,8 +185,12 @@ def test_pages_other_plugins_remove_are_not_checked(tmp_path: Path) -> None:
     with site.config_file.open("a", encoding="utf-8") as handle:
         handle.write("hooks:\n  - hooks.py\n")
     done = run_check(site)
-    assert done.returncode == 0, done.stdout
-    assert done.stdout == "mkdocs-selfattn check: 1 page, 1 block, 1 inline value: no problems\n"
+    assert done.returncode == 1
+    *problems, summary = done.stdout.splitlines()
+    assert summary == "mkdocs-selfattn check: 2 pages, 2 blocks, 1 inline value: 1 problem"
+    # Only the page the hook added has a problem; the page it removed is not built.
+    assert problems == [w for w in build_warnings(site) if "selfattn:" in w]
+    assert "document 'memo_gone' not found" in problems[0]
 
 
 def test_a_site_level_problem_fails_with_its_message(tmp_path: Path) -> None:
