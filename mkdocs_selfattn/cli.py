@@ -1,4 +1,9 @@
-"""Command line over the same core and renderers as the plugin: ``mkdocs-selfattn run CSV …``."""
+"""Command line over the same core, renderers and pipeline as the plugin.
+
+``run`` computes one example from a CSV, ``check`` a whole site without building it, ``inspect``
+shows what a CSV holds, ``new`` writes a starter course. The work lives in :mod:`check`,
+:mod:`inspect_csv` and :mod:`starter`; this module parses arguments and prints.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,10 @@ import math
 import sys
 from collections.abc import Sequence
 
+from mkdocs_selfattn import __version__
 from mkdocs_selfattn.attention import compute_document
 from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.render.escape import md_escape
 from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
@@ -64,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mkdocs-selfattn",
         description="Compute self-attention examples from a CSV, as the MkDocs plugin does.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="compute one document's example and print it")
     run.add_argument("csv", help="the CSV file of candidate rows")
@@ -102,11 +110,79 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--temperature", type=_temperature, default=1.0, help="softmax temperature")
     run.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+
+    check = commands.add_parser(
+        "check",
+        help="compute every block and inline value of a site, as a build would, writing nothing",
+    )
+    check.add_argument(
+        "-f", "--config-file", metavar="FILE", help="the site's mkdocs.yml (default: ./mkdocs.yml)"
+    )
+    check.add_argument("--format", choices=["text", "json"], default="text")
+
+    inspect = commands.add_parser(
+        "inspect", help="list the documents, targets, candidates and columns of a CSV"
+    )
+    inspect.add_argument("csv", help="the CSV file of candidate rows")
+    inspect.add_argument(
+        "--columns",
+        nargs="+",
+        type=_column,
+        default=[],
+        metavar="ROLE=NAME",
+        help="map column roles to CSV columns, as a block's 'columns:' does",
+    )
+
+    new = commands.add_parser("new", help="write a starter course into a new folder")
+    new.add_argument("dir", help="the folder to create (must be missing or empty)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "check":
+        return _check(args.config_file, args.format)
+    if args.command == "inspect":
+        return _inspect(args.csv, dict(args.columns))
+    if args.command == "new":
+        return _new(args.dir)
+    return _run(args)
+
+
+def _check(config_file: str | None, fmt: str) -> int:
+    from mkdocs_selfattn.check import check_site
+
+    report = check_site(config_file)
+    sys.stdout.write(report.as_json() if fmt == "json" else report.as_text())
+    return 1 if report.problems else 0
+
+
+def _inspect(csv_path: str, columns: dict[str, str]) -> int:
+    from mkdocs_selfattn.inspect_csv import describe, inspect_csv
+
+    try:
+        sys.stdout.write(describe(inspect_csv(csv_path, columns)))
+    except SelfAttnError as exc:
+        print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _new(folder: str) -> int:
+    from mkdocs_selfattn.starter import StarterError, write_starter
+
+    try:
+        written = write_starter(folder)
+    except StarterError as exc:
+        print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    print(f"next: cd {folder} && mkdocs serve")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         columns = ColumnMap.from_mapping(dict(args.column), source=args.csv)
         vectors = [v for v in args.vectors.split(",") if v] if args.vectors else None
@@ -125,7 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.format == "json":
         text = render_json(result)
     elif args.format == "markdown":
-        text = render_tables(result, labels) + "\n\n" + render_compare(result, labels) + "\n"
+        tables = render_tables(result, labels, escape=md_escape)
+        text = tables + "\n\n" + render_compare(result, labels, escape=md_escape) + "\n"
     else:
         text = render_printout(result, labels)
     sys.stdout.write(text)

@@ -71,6 +71,8 @@ class Settings:
     chart: ChartStyle = field(default_factory=ChartStyle)
     run_scripts: bool = True
     script_timeout: float = 30.0
+    draw_charts: bool = True
+    """Off for ``mkdocs-selfattn check``: chart views are still checked, but nothing is drawn."""
 
 
 @dataclass(frozen=True)
@@ -425,6 +427,11 @@ class Pipeline:
     def _chart(
         self, example: Example, view: ViewOptions, number_format: str | None
     ) -> str | PendingHtml:
+        if not self.settings.draw_charts:
+            from mkdocs_selfattn.render.chart import chart_words
+
+            chart_words(example.labels, example.result, number_format, view.text, view.title)
+            return '<div class="selfattn-chart-box"></div>'
         style = self.settings.chart
         key = chart_key(example.key, example.spec, style, number_format, view)
         cached = _cached_chart(self.cache.get("chart", key))

@@ -103,6 +103,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._pool: WorkerPool | None = None
         self._one_off = False
         """A `mkdocs build` or `gh-deploy` (not `serve`): workers may be forked."""
+        self.draw_charts = True
+        """Off under `mkdocs-selfattn check`, which writes no site."""
         self._reset()
 
     def _reset(self) -> None:
@@ -177,6 +179,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 ),
                 run_scripts=self.config.scripts,
                 script_timeout=float(self.config.script_timeout),
+                draw_charts=self.draw_charts,
             )
             if self._pool is not None:
                 # One chart drawing in each worker and one more waiting: a worker never idles,

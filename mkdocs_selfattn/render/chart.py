@@ -115,6 +115,26 @@ def render_chart(
     return ChartOutput(_finish_svg(buffer.getvalue(), result, labels, key, title), missing)
 
 
+def chart_words(
+    labels: Labels,
+    result: DocumentResult,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> list[str]:
+    """Every text the chart would draw, found without matplotlib: ``check`` validates a chart
+    view this way (labels, number format, axis words) and skips the drawing itself."""
+    words = {k: _printable(v) for k, v in {**DEFAULT_TEXT, **(text or {})}.items()}
+    shown = _PrintableLabels(labels)
+    out = [words["axis_candidate"], words["axis_weight"]]
+    out.append(_printable(title) if title is not None else words["chart_title"])
+    for target in result.targets:
+        out.append(shown(target.target, target.target_index))
+        for cand in target.candidates:
+            out += [shown(cand.token, cand.index), format_value(cand.weight, number_format)]
+    return out
+
+
 def _printable(text: str) -> str:
     """Control characters (tabs, CR, newlines in a quoted CSV field) drawn as spaces: no font
     has glyphs for them, and a chart label is one line."""

@@ -14,6 +14,9 @@ _PUNCT = frozenset(string.punctuation)
 # Marks no markdown or pymdown inline syntax starts with in running text; kept readable.
 _MD_PUNCT = _PUNCT - set(".,;/?%")
 _MERMAID_PUNCT = _PUNCT - set(".,:/?%!+=_-@")
+# Marks that start inline syntax in CommonMark mid-line (emphasis, code, links, HTML, tables,
+# strike-through): a copied cell never begins a line, so "-", "+", ":" and "=" stay as typed.
+_MD_BACKSLASHED = frozenset("\\`*_{}[]()<>#!|~&^$")
 
 
 def md_text(text: str) -> str:
@@ -22,6 +25,23 @@ def md_text(text: str) -> str:
     for ch in text:
         if ch in _MD_PUNCT:
             out.append(f"&#{ord(ch)};")
+        elif ch == "\n":
+            out.append("<br>")
+        elif ch in "\r\t\f\v":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def md_escape(text: str) -> str:
+    """Text for markdown a person copies (the command line's ``--format markdown``): marks
+    escaped with a backslash as CommonMark (GitHub, most editors) defines it, so the copy reads
+    as typed and carries no character references."""
+    out: list[str] = []
+    for ch in text:
+        if ch in _MD_BACKSLASHED:
+            out.append("\\" + ch)
         elif ch == "\n":
             out.append("<br>")
         elif ch in "\r\t\f\v":

@@ -7,7 +7,7 @@ to Python-Markdown spends most of its time re-parsing them). Both writers escape
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mkdocs_selfattn.render.escape import html_text, md_text
@@ -214,17 +214,20 @@ def _merged(cell: Cell) -> list[Span]:
     return spans
 
 
-def _md_cell(cell: Cell) -> str:
+Escape = Callable[[str], str]
+
+
+def _md_cell(cell: Cell, escape: Escape = md_text) -> str:
     out = []
     for span in _merged(cell):
         core = span.text.strip() if span.style else span.text
         if not core:
-            out.append(md_text(span.text))
+            out.append(escape(span.text))
             continue
         # Emphasis markers must touch the text, so surrounding spaces go outside them.
         lead = span.text[: len(span.text) - len(span.text.lstrip())] if span.style else ""
         trail = span.text[len(span.text.rstrip()) :] if span.style else ""
-        out.append(lead + _MD_STYLE[span.style].format(md_text(core)) + trail)
+        out.append(lead + _MD_STYLE[span.style].format(escape(core)) + trail)
     return "".join(out)
 
 
@@ -233,16 +236,17 @@ def _html_cell(cell: Cell) -> str:
     return out.replace("\n", "<br>")
 
 
-def to_markdown(tables: Sequence[Table]) -> str:
-    """Markdown with the tables extension, as a reader would write it."""
+def to_markdown(tables: Sequence[Table], escape: Escape = md_text) -> str:
+    """Markdown with the tables extension, as a reader would write it (``escape``: how text
+    is kept literal, character references by default)."""
     parts: list[str] = []
     for table in tables:
         lines: list[str] = []
         if table.caption:
-            lines += [_md_cell(table.caption), ""]
-        lines.append("| " + " | ".join(_md_cell(c) for c in table.header) + " |")
+            lines += [_md_cell(table.caption, escape), ""]
+        lines.append("| " + " | ".join(_md_cell(c, escape) for c in table.header) + " |")
         lines.append("| " + " | ".join(_MD_ALIGN[a] for a in table.align) + " |")
-        lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows]
+        lines += ["| " + " | ".join(_md_cell(c, escape) for c in row) + " |" for row in table.rows]
         if table.link:
             href, text = table.link
             lines += ["", f'<a href="{html_text(href)}" download>{md_text(text)}</a>']
@@ -281,9 +285,10 @@ def render_tables(
     labels: Labels,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
+    escape: Escape = md_text,
 ) -> str:
     """Markdown of :func:`target_tables`."""
-    return to_markdown(target_tables(result, labels, number_format, text))
+    return to_markdown(target_tables(result, labels, number_format, text), escape)
 
 
 def render_compare(
@@ -291,9 +296,10 @@ def render_compare(
     labels: Labels,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
+    escape: Escape = md_text,
 ) -> str:
     """Markdown of :func:`compare_table`."""
-    return to_markdown([compare_table(result, labels, number_format, text)])
+    return to_markdown([compare_table(result, labels, number_format, text)], escape)
 
 
 def render_csv_rows(

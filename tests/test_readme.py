@@ -1,0 +1,83 @@
+"""The README's "Minimal setup", copied into an empty folder exactly as it stands, builds with
+``--strict``, and its command line runs there."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from html_tree import parse_html
+from sites import REPO
+
+pytestmark = pytest.mark.slow
+
+# "`path`:" or "`path`, some words … :" then a blank line and a fenced block.
+_FILE_BLOCK = re.compile(
+    r"^`(?P<path>[\w./-]+)`(?:[^`]|`[^`\n]*`)*?:\n\n(?P<fence>`{3,})\w*\n(?P<body>.*?)\n(?P=fence)$",
+    re.M | re.S,
+)
+
+
+def minimal_setup() -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Minimal setup")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def env() -> dict[str, str]:
+    values = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    return values | {"PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"}
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("readme")
+    files = {m["path"]: m["body"] for m in _FILE_BLOCK.finditer(minimal_setup())}
+    assert sorted(files) == ["docs/data/trophy.csv", "docs/index.md", "mkdocs.yml"]
+    for relative, body in files.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body + "\n", encoding="utf-8")
+    return folder
+
+
+def test_the_minimal_setup_builds_strict(course: Path) -> None:
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=course,
+        capture_output=True,
+        text=True,
+        env=env(),
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    [article] = parse_html((course / "site" / "index.html").read_text("utf-8")).find_all("article")
+    text = article.text()
+    assert "selfattn error" not in text
+    assert "“it” gives trophy a weight of 0.473; together with big that is 70.8%." in " ".join(
+        text.split()
+    )
+    assert len(article.find_all("svg")) == 1  # the chart
+
+
+def test_the_command_line_example_runs_there(course: Path) -> None:
+    section = minimal_setup()
+    command = re.search(r"```bash\n(.*?)\n```", section, re.S)
+    assert command is not None
+    words = shlex.split(command[1].replace("\\\n", " "))
+    assert words[0] == "mkdocs-selfattn"
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs_selfattn.cli", *words[1:]],
+        cwd=course,
+        capture_output=True,
+        text=True,
+        env=env(),
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "object_and_size_weight = 0.708" in done.stdout.splitlines()
