@@ -3,9 +3,9 @@
 A script runs in a session of its own, so that a timeout can stop everything it started; but
 then nothing ties it to the build, and a build killed with SIGKILL (a CI cancellation) would
 leave the script and its children running. This process sits between the build and the script.
-On Linux the kernel sends it SIGTERM when the build dies (``PR_SET_PDEATHSIG``); elsewhere a
-thread checks its parent twice a second. On SIGTERM, SIGHUP or SIGINT it kills its process group,
-which holds the script and whatever the script started (unless that left the group itself). It
+On Linux the kernel sends it SIGTERM when the build dies (``PR_SET_PDEATHSIG``); everywhere a
+thread also checks its parent twice a second. On SIGTERM, SIGHUP or SIGINT it kills its process
+group, which holds the script and whatever the script started (unless that left the group). It
 ends with the script's own status, so the build reads the same exit code or signal.
 
 Run as a file by its path, ``python -I -S script_guard.py BUILD_PID SCRIPT``, so it starts fast
@@ -14,6 +14,7 @@ and imports nothing but the standard library (the package may not be on that Pyt
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -38,12 +39,9 @@ def _die_with(parent: int) -> None:
     if sys.platform == "linux":
         import ctypes
 
-        try:
+        with contextlib.suppress(OSError, AttributeError):  # no prctl: the watch remains
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        except (OSError, AttributeError):
-            threading.Thread(target=_watch, args=(parent,), daemon=True).start()
-    else:
-        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+    threading.Thread(target=_watch, args=(parent,), daemon=True).start()
     if os.getppid() != parent:  # the build died before the request above took effect
         _end_group()
 
@@ -59,7 +57,6 @@ def main(argv: list[str]) -> int:
     _, status = os.waitpid(pid, 0)
     code = os.waitstatus_to_exitcode(status)
     if code < 0:  # ended by a signal: end by the same one, without a core file of our own
-        import contextlib
         import resource
 
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

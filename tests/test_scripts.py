@@ -117,6 +117,11 @@ def test_uncaught_exception_shows_its_last_line(tmp_path: Path) -> None:
     assert "status 1" in message
 
 
+def test_a_script_killed_by_a_signal_reports_that_signal(tmp_path: Path) -> None:
+    message, _ = _fails(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    assert "exited with status -9" in message
+
+
 def test_non_zero_exit_without_stderr(tmp_path: Path) -> None:
     message, _ = _fails(tmp_path, "import sys\nsys.exit(2)\n")
     assert "status 2" in message
