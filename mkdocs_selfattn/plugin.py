@@ -27,10 +27,20 @@ from mkdocs.utils import get_relative_url
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
+from mkdocs_selfattn.options import (
+    chart_colors_problem,
+    chart_fonts_problem,
+    chart_size_problem,
+    chart_workers_problem,
+    number_format_problem,
+    script_timeout_problem,
+)
 from mkdocs_selfattn.page_memo import KIND as MEMO_KIND
 from mkdocs_selfattn.page_memo import PageMemo, file_digest, memo_key
 from mkdocs_selfattn.paths import resolve_path
+from mkdocs_selfattn.plugin_options import Checked
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.strict import unseen_failure
 from mkdocs_selfattn.workers import WorkerPool, default_workers
 
 if TYPE_CHECKING:
@@ -69,21 +79,21 @@ class SelfAttnConfig(base.Config):  # type: ignore[no-untyped-call]
     scripts = c.Type(bool, default=True)
     """Run each block's `script:` and check its output against the core (off: show the core's
     printout and say the script was not run)."""
-    script_timeout = c.Type((int, float), default=30)
+    script_timeout = Checked(script_timeout_problem, default=30)
     """Seconds a script may run before it is stopped and the block fails."""
-    number_format = c.Optional(c.Type(str))
+    number_format = Checked(number_format_problem)
     """Python format spec for numbers in tables, figures and charts (default: like round(x, 3))."""
-    chart_width = c.Type((int, float), default=7.0)
+    chart_width = Checked(chart_size_problem, default=7.0)
     """Chart width in inches (the SVG scales to the page; this sets proportions and text size)."""
-    chart_height = c.Type((int, float), default=3.6)
+    chart_height = Checked(chart_size_problem, default=3.6)
     """Chart height in inches."""
-    chart_colors = c.ListOfItems(c.Type(str), default=list(DEFAULT_COLORS))
+    chart_colors = Checked(chart_colors_problem, default=list(DEFAULT_COLORS))
     """Bar colours, one per target; pick colours readable on light and dark backgrounds."""
-    chart_fonts = c.ListOfItems(c.Type(str), default=list(DEFAULT_FONTS))
+    chart_fonts = Checked(chart_fonts_problem, default=list(DEFAULT_FONTS))
     """Font families tried in order for chart text; include one with CJK glyphs."""
     on_error = c.Choice(("warn", "fail"), default="warn")
     """warn: log (fails --strict) and show the error on the page; fail: stop the build at once."""
-    chart_workers = c.Optional(c.Type(int))
+    chart_workers = Checked(chart_workers_problem)
     """Processes that compute and draw the examples the cache cannot answer while pages render
     (default: one fewer than the cores, 1 to 4); 0 does it all in the build process itself."""
     mermaid_js = c.Choice(("bundled", "cdn", "off"), default="bundled")
@@ -118,6 +128,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.published: set[Path] = set()
         self._nonce = secrets.token_hex(16)
         self.problem_count = 0
+        self.problems: list[str] = []
         self.project_root = Path.cwd()
         self.docs_dir = str(Path.cwd())
 
@@ -418,6 +429,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 raise PluginError(message)
             log.warning(message)
             self.problem_count += 1
+            self.problems.append(message)
         messages.clear()
 
     def _src_path(self, page: Page, config: MkDocsConfig) -> Path:
@@ -469,6 +481,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self._server is not None:
             self._watch_new_files(config)
+        failure = unseen_failure(self.problems, strict=bool(config.strict), log=log)
+        if failure is not None:
+            raise PluginError(failure)
 
     def _watch_new_files(self, config: MkDocsConfig) -> None:
         """Watch CSVs and scripts outside docs_dir (inside it, MkDocs already watches)."""

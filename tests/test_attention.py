@@ -14,6 +14,7 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -55,21 +56,47 @@ def reference_baseline(rows: Sequence[dict[str, str]], columns: Sequence[str]) -
     first: dict[str, list[float]] = {}
     for row in rows:
         first.setdefault(row["candidate_token"], [float(row[c]) for c in columns])
-    return [sum(v[j] for v in first.values()) / len(first) for j in range(len(columns))]
+    return [
+        unbounded_sum([v[j] for v in first.values()], [1.0] * len(first), divide=len(first))
+        for j in range(len(columns))
+    ]
+
+
+def unbounded_sum(values: Sequence[float], weights: Sequence[float], divide: int = 1) -> float:
+    """Python's left-to-right ``sum(w * v) / divide``; where a running sum overflows (vectors
+    near ±1.8e308, whose mean is finite), the exact value, correctly rounded."""
+    plain = sum(w * v for w, v in zip(weights, values, strict=True)) / divide
+    if math.isfinite(plain):
+        return plain
+    exact = sum(
+        (Fraction(w) * Fraction(v) for w, v in zip(weights, values, strict=True)), Fraction(0)
+    )
+    return float(exact / divide)
+
+
+def scaled_difference(score: float, largest: float, temperature: float) -> float:
+    """(score - largest) / temperature as the chapter's script computes it; where the
+    difference alone overflows, the exact quotient (a large temperature brings it back)."""
+    difference = score - largest
+    if math.isinf(difference):
+        exact = (Fraction(score) - Fraction(largest)) / Fraction(temperature)
+        return float(exact) if abs(exact) < 2**1023 else -math.inf
+    return difference if temperature == 1.0 else difference / temperature
 
 
 def reference_target(
-    rows: Sequence[dict[str, str]], columns: Sequence[str], baseline: Sequence[float]
+    rows: Sequence[dict[str, str]],
+    columns: Sequence[str],
+    baseline: Sequence[float],
+    temperature: float = 1.0,
 ) -> Reference:
     scores = [float(r["score"]) for r in rows]
     largest = max(scores)
-    exps = [math.exp(s - largest) for s in scores]
+    exps = [math.exp(scaled_difference(s, largest, temperature)) for s in scores]
     total = sum(exps)
     weights = [e / total for e in exps]
     vectors = [[float(r[c]) for c in columns] for r in rows]
-    representation = [
-        sum(w * v[j] for w, v in zip(weights, vectors, strict=True)) for j in range(len(columns))
-    ]
+    representation = [unbounded_sum([v[j] for v in vectors], weights) for j in range(len(columns))]
     shift = [r - b for r, b in zip(representation, baseline, strict=True)]
     top = rows[max(range(len(weights)), key=weights.__getitem__)]["candidate_token"]
     return Reference(weights, representation, shift, top)
