@@ -27,6 +27,7 @@ from mkdocs.utils import get_relative_url
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
+from mkdocs_selfattn.dirty import expire_stale_pages
 from mkdocs_selfattn.options import (
     chart_colors_problem,
     chart_fonts_problem,
@@ -41,6 +42,7 @@ from mkdocs_selfattn.paths import resolve_path
 from mkdocs_selfattn.plugin_options import Checked
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
 from mkdocs_selfattn.strict import unseen_failure
+from mkdocs_selfattn.watch import named_files, watch_target
 from mkdocs_selfattn.workers import WorkerPool, default_workers
 
 if TYPE_CHECKING:
@@ -113,6 +115,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._pool: WorkerPool | None = None
         self._one_off = False
         """A `mkdocs build` or `gh-deploy` (not `serve`): workers may be forked."""
+        self._dirty = False
         self._reset()
 
     def _reset(self) -> None:
@@ -137,6 +140,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defining this keeps one plugin instance across `mkdocs serve` rebuilds (memory cache)."""
         self._one_off = command in ("build", "gh-deploy")
+        self._dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._reset()
@@ -220,7 +224,30 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 )
             )
         files.append(File.generated(config, CSS_URI, content=CSS))
+        if self._dirty:
+            expired = expire_stale_pages(
+                files.documentation_pages(), lambda file: self._memo_holds(file, config)
+            )
+            self._digests.clear()  # as after the look-ahead: pages hash their inputs again
+            log.debug("selfattn: --dirty: rebuilding %s (inputs changed)", expired)
         return files
+
+    def _memo_holds(self, file: File, config: MkDocsConfig) -> bool:
+        """Whether the page's last good build is still right: no blocks, or a memo whose
+        inputs are unchanged. A page with problems is never memoised, so it is rebuilt."""
+        from mkdocs.utils import meta
+
+        assert self._cache is not None
+        try:
+            source = file.content_string
+        except (OSError, ValueError):
+            return True  # MkDocs reports an unreadable page itself
+        if "selfattn" not in source:
+            return True
+        markdown, _ = meta.get_data(source)
+        key = memo_key(markdown, self._memo_context(file, _file_path(file, config)))
+        memo = PageMemo.from_payload(self._cache.peek(MEMO_KIND, key))
+        return memo is not None and memo.inputs_unchanged(self._digest)
 
     def _look_ahead(self, config: MkDocsConfig) -> None:
         """Before MkDocs lists files or renders a page, send what the cache cannot answer to the
@@ -321,6 +348,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         for problem in expanded.problems:
             self._report(page_name, problem.line, [problem.message])
         self.used_files |= expanded.files
+        if expanded.problems:
+            self.used_files |= named_files(markdown, resolver)
         self.published |= expanded.data_files
         if not expanded.problems:
             self._memo_pending[page.file.src_uri] = _PendingMemo(
@@ -490,11 +519,12 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         assert self._server is not None
         docs = Path(config.docs_dir).resolve()
         for path in sorted(self.used_files):
-            if docs in path.parents or str(path) in self._watched:
+            target = watch_target(path)
+            # Keyed by what is watched: a missing file's folder now, the file once it exists.
+            if docs in path.parents or str(target) in self._watched:
                 continue
-            watch_target = path if path.exists() else path.parent
-            self._server.watch(str(watch_target), recursive=False)
-            self._watched.add(str(path))
+            self._server.watch(str(target), recursive=False)
+            self._watched.add(str(target))
 
 
 @dataclass(frozen=True)
