@@ -8,6 +8,7 @@ is then true), while pages whose inputs did not change are still skipped.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -22,9 +23,8 @@ def expire_stale_pages(pages: Iterable[File], current: Callable[[File], bool]) -
     for file in pages:
         if current(file):
             continue
-        try:
+        # Never built, or already gone: MkDocs builds it anyway.
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(file.abs_dest_path)
-        except FileNotFoundError:
-            pass  # never built, or already gone: MkDocs builds it anyway
         expired.append(file.src_uri)
     return expired

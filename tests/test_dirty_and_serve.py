@@ -113,11 +113,21 @@ def _wait_for(url: str, ready: Callable[[str], bool], what: str, deadline: float
 
 def _serve(site: Site, *args: str) -> Iterator[str]:
     port = _free_port()
+    address = f"127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env["NO_MKDOCS_2_WARNING"] = "1"
     process = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "-f", str(site.config_file)]
-        + ["-a", f"127.0.0.1:{port}", *args],
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "serve",
+            "-f",
+            str(site.config_file),
+            "-a",
+            address,
+            *args,
+        ],
         cwd=site.root,
         env=env,
         stdout=subprocess.DEVNULL,
