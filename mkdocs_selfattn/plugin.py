@@ -28,6 +28,7 @@ from mkdocs.utils import get_relative_url
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
 from mkdocs_selfattn.dirty import expire_stale_pages
+from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
 from mkdocs_selfattn.options import (
     chart_colors_problem,
     chart_fonts_problem,
@@ -132,6 +133,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._nonce = secrets.token_hex(16)
         self.problem_count = 0
         self.problems: list[str] = []
+        self._rendering: Rendering | None = None
         self.project_root = Path.cwd()
         self.docs_dir = str(Path.cwd())
 
@@ -170,6 +172,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if self.config.mermaid_js == "bundled":
             config.extra_javascript.append(MERMAID_URI)
         config.extra_css.append(CSS_URI)
+        # Python-Markdown takes extension objects as well as names.
+        guard = LeftoverGuard(lambda: self._rendering, self._leftover)
+        config.markdown_extensions.append(guard)  # type: ignore[arg-type]
         if self._pool is not None:
             self._look_ahead(config)
         return config
@@ -303,6 +308,18 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        expanded = self._page_markdown(markdown, page=page, config=config)
+        name = _display(self._src_path(page, config), self.project_root)
+        self._rendering = Rendering(name, markdown, expanded)
+        return expanded
+
+    def _leftover(self, page: Rendering | None, line: int | None, message: str) -> str:
+        from mkdocs_selfattn.example import error_html
+
+        self._report(page.name if page else "a page", line, [message])
+        return error_html(message)
+
+    def _page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig) -> str:
         if "selfattn" not in markdown:
             return markdown
         assert self._cache is not None
@@ -388,6 +405,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     @event_priority(50)  # before other plugins (search, minifiers) read the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        self._rendering = None  # Markdown converted from now on is not this page's
         slots = self.slots.pop(page.file.src_uri, {})
         late = self.late_slots.get(page.file.src_uri, {})
         if not slots and not late:
