@@ -86,10 +86,19 @@ def _text_list_problem(
 
 
 def _color_problem(color: str) -> str | None:
-    if color.startswith("#") and not _HEX_COLOR.match(color):
-        return f"{color!r} is not a hex colour; write #rgb, #rrggbb or #rrggbbaa"
-    if color != color.strip():
-        return f"{color!r} has spaces around it; remove them"
+    if color.startswith("#"):
+        if not _HEX_COLOR.match(color):
+            return f"{color!r} is not a hex colour; write #rgb, #rrggbb or #rrggbbaa"
+        return None
+    # Only a named colour costs the matplotlib import (a tenth of a second on a warm build
+    # that would otherwise not load it); hex colours, the usual choice, are checked above.
+    from matplotlib.colors import is_color_like
+
+    if not is_color_like(color):
+        return (
+            f"{color!r} is not a colour matplotlib knows; use a hex colour such as '#2563eb' "
+            "or a name such as 'tab:blue'"
+        )
     return None
 
 

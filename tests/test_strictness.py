@@ -86,6 +86,8 @@ BAD_OPTIONS = [
     ("chart_colors", [""], "non-empty colour"),
     ("chart_colors", ["#2563eb", "#12"], "item 2: '#12' is not a hex colour"),
     ("chart_colors", "#2563eb", "expected a list of colours"),
+    ("chart_colors", ["#2563eb", "bleu"], "item 2: 'bleu' is not a colour matplotlib knows"),
+    ("chart_colors", [" tab:blue"], "is not a colour matplotlib knows"),
     ("chart_fonts", ["DejaVu Sans", " "], "non-empty font family"),
 ]
 
