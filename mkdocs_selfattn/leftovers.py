@@ -9,19 +9,29 @@ line of the page, and puts a visible error in its place.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from mkdocs_selfattn.blocks import find_blocks
+from mkdocs_selfattn.blocks import fenced_line_numbers, find_blocks
 
 LEFTOVER = (
     "this selfattn block was inserted after the plugin ran (by pymdownx.snippets or another "
     "extension), so it was never computed; put the block in the page itself (includes may "
     "bring the text around it)"
 )
+
+
+UNREADABLE = (
+    "this looks like a selfattn block in a place the plugin cannot read (the fence must start "
+    "its line after spaces or '>' markers); move it to the top level, or into an admonition, "
+    "list item, content tab, footnote or blockquote on its own"
+)
+_ANY_FENCE = re.compile(r"^[\s>*+\-\d.)]*(?:`{3,}|~{3,})\s*\{?\s*\.?selfattn(?![\w-])")
+"""A selfattn fence opening behind any mix of markers, readable by the scanner or not."""
 
 
 @dataclass
@@ -59,9 +69,16 @@ class _Guard(Preprocessor):
         if "selfattn" not in text:
             return lines
         page = self.guard.page()
+        converted = list(lines)
+        code = fenced_line_numbers(text)
+        for n, content in enumerate(converted):
+            if n not in code and _ANY_FENCE.match(content):
+                where = None if page is None else page_line(page, converted, n + 1)
+                # The block stays as it is: where it ends is as unclear as where it starts.
+                self.guard.report(page, where, UNREADABLE)
         for raw in reversed(find_blocks(text)):
-            line = None if page is None else page_line(page, lines, raw.start)
-            html = self.guard.report(page, line, LEFTOVER)
+            where = None if page is None else page_line(page, converted, raw.start)
+            html = self.guard.report(page, where, LEFTOVER)
             placeholder = self.md.htmlStash.store(html)
             lines[raw.start - 1 : raw.end] = ["", raw.indent + placeholder, ""]
         return lines
@@ -73,10 +90,16 @@ def page_line(page: Rendering, lines: list[str], start: int) -> int | None:
     expanded = page.expanded.split("\n")
     matcher = difflib.SequenceMatcher(None, expanded, lines, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if j1 <= start - 1 < j2 and tag != "equal":
-            if i1 >= len(expanded):
-                return None
-            origin = expanded[i1] if i1 < i2 else expanded[max(i1 - 1, 0)]
-            source = page.source.split("\n")
-            return source.index(origin) + 1 if origin in source else None
+        if not j1 <= start - 1 < j2:
+            continue
+        if tag == "equal":
+            origin = expanded[i1 + start - 1 - j1]  # a line the page itself has
+        elif i1 < i2:
+            origin = expanded[i1]  # the include line the inserted text replaced
+        elif i1 > 0:
+            origin = expanded[i1 - 1]
+        else:
+            return None
+        source = page.source.split("\n")
+        return source.index(origin) + 1 if origin in source else None
     return None

@@ -32,6 +32,9 @@ PAGES = {
     + INLINE
     + ".\n",
     "snippet.md": '# Snippet\n\nText.\n\n--8<-- "example.md"\n\nMore text.\n',
+    "stray.md": "# Stray\n\nIntro.\n\n- "
+    + _quoted(seed_block(), "> ").replace("\n> ", "\n  > ")
+    + "\nAfter.\n",
     "harmless.md": '# Harmless\n\n--8<-- "prose.md"\n\n' + seed_block(show="[table]"),
 }
 SNIPPETS_CONFIG = "  - footnotes\n  - pymdownx.snippets:\n      base_path: [{base}]\n"
@@ -96,6 +99,15 @@ def test_block_from_a_snippet_is_an_error_on_the_include_line(built: Site) -> No
     assert "selfattn: this example could not be built" in visible_text(article)
     assert "More text." in visible_text(article)
     _no_raw_yaml(built, "snippet.md")
+
+
+def test_a_fence_the_scanner_cannot_read_is_reported(built: Site) -> None:
+    # "- > ```selfattn": a blockquote in a list item, on the item's first line.
+    assert built.config_file.parent.joinpath("docs/stray.md").read_text().split("\n")[4] == (
+        "- > ```selfattn"
+    )
+    expected = "docs/stray.md:5: selfattn: this looks like a selfattn block in a place the plugin"
+    assert any(m.startswith(expected) for m in built.messages), built.messages
 
 
 def test_snippets_without_blocks_are_not_reported(built: Site) -> None:
