@@ -119,17 +119,20 @@ def course() -> CandidateTable:
     return read_table(str(COURSE))
 
 
+@pytest.mark.parametrize("temperature", [1.0, 0.5, 3.0])
 @pytest.mark.parametrize("document", ["memo_cap_missing", "memo_pressure_hold", "memo_flow_alarm"])
-def test_course_matches_the_plain_python_reference(course: CandidateTable, document: str) -> None:
+def test_course_matches_the_plain_python_reference(
+    course: CandidateTable, document: str, temperature: float
+) -> None:
     rows = [r for r in course_rows() if r["document_id"] == document]
     baseline = reference_baseline(rows, VECTORS)
-    result = compute_document(course, document)
+    result = compute_document(course, document, temperature=temperature)
     assert list(result.baseline) == pytest.approx(baseline, rel=1e-15, abs=0.0)
     targets = list(dict.fromkeys(r["target_token"] for r in rows))
     assert [t.target for t in result.targets] == targets
     for target in result.targets:
         group = [r for r in rows if r["target_token"] == target.target]
-        expected = reference_target(group, VECTORS, baseline)
+        expected = reference_target(group, VECTORS, baseline, temperature)
         assert [c.token for c in target.candidates] == [r["candidate_token"] for r in group]
         assert [c.weight for c in target.candidates] == pytest.approx(
             expected.weights, rel=1e-15, abs=0.0
