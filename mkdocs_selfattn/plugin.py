@@ -131,8 +131,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.used_files: set[Path] = set()
         self.published: set[Path] = set()
         self._nonce = secrets.token_hex(16)
-        self.problem_count = 0
         self.problems: list[str] = []
+        """Every message reported this build (strict checks them at the end)."""
         self._rendering: Rendering | None = None
         self.project_root = Path.cwd()
         self.docs_dir = str(Path.cwd())
@@ -426,9 +426,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if not late:
             resolved: dict[str, str] = {}
         else:
-            problems_before = self.problem_count
+            problems_before = len(self.problems)
             resolved = self._resolve(late, page, config)
-            if self.problem_count != problems_before:
+            if len(self.problems) != problems_before:
                 pending = None  # a page with problems is rebuilt (and reports them) every time
             output = _fill_holders(output, resolved)
             # Plugins that read page.content later (feeds, print pages) get the tables too.
@@ -475,7 +475,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             if self.config.on_error == "fail":
                 raise PluginError(message)
             log.warning(message)
-            self.problem_count += 1
             self.problems.append(message)
         messages.clear()
 
