@@ -18,9 +18,12 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sites import COURSE_CSV, COURSE_CSV_REL, COURSE_SCRIPT, Site, new_site, seed_block
+
+from mkdocs_selfattn.watch import named_files, watch_target
 
 pytestmark = pytest.mark.slow
 
@@ -86,6 +89,49 @@ def test_dirty_build_rebuilds_a_page_whose_script_changed(tmp_path: Path) -> Non
 # mkdocs serve
 
 
+def test_named_files_include_those_of_failed_blocks(tmp_path: Path) -> None:
+    site = new_site(tmp_path / "project", course_csv=False)
+    page = site.page("index.md", "")
+    text = (
+        seed_block(csv="../data/missing.csv", extra="script: ../scripts/never_reached.py")
+        + seed_block(example_id="out", csv="../../outside.csv")
+        + "```selfattn\ncsv: [not, a, path]\n```\n"
+    )
+    resolver = _resolver(site, page)
+    assert named_files(text, resolver) == {
+        site.root / "data" / "missing.csv",
+        site.root / "scripts" / "never_reached.py",
+    }
+
+
+def test_a_missing_file_is_watched_through_its_nearest_folder(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    assert watch_target(tmp_path / "data" / "new" / "memo.csv") == tmp_path / "data"
+    (tmp_path / "data" / "memo.csv").write_text("x")
+    assert watch_target(tmp_path / "data" / "memo.csv") == tmp_path / "data" / "memo.csv"
+
+
+def _resolver(site: Site, page: Path) -> Any:
+    from mkdocs_selfattn.example import ResolvedFile
+    from mkdocs_selfattn.paths import resolve_path
+
+    class PageResolver:
+        project_root = site.root
+
+        def resolve(self, raw: str, key: str, line: int) -> ResolvedFile:
+            path, display = resolve_path(
+                raw,
+                key=key,
+                line=line,
+                relative_to=page.parent,
+                absolute_to=site.docs,
+                root=site.root,
+            )
+            return ResolvedFile(path=path, display=display, link=None)
+
+    return PageResolver()
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -144,8 +190,14 @@ def _serve(site: Site, *args: str) -> Iterator[str]:
             process.wait()
 
 
-@pytest.mark.parametrize("mode", [(), ("--dirty",)], ids=["serve", "serve-dirty"])
-def test_serve_watches_the_files_of_failed_blocks(tmp_path: Path, mode: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("mode", "broken_csv"),
+    [((), None), ((), "two point four"), (("--dirty",), "two point four")],
+    ids=["serve-missing-csv", "serve-broken-csv", "serve-dirty-broken-csv"],
+)
+def test_serve_watches_the_files_of_failed_blocks(
+    tmp_path: Path, mode: tuple[str, ...], broken_csv: str | None
+) -> None:
     page = (
         "# Served\n\n"
         + seed_block(csv="../data/memo.csv", show="[table]")
@@ -154,16 +206,19 @@ def test_serve_watches_the_files_of_failed_blocks(tmp_path: Path, mode: tuple[st
         + seed_block(example_id="checked", extra="script: ../scripts/memo.py")
     )
     site = new_site(tmp_path / "project", {"index.md": page}, plugin_options={"chart_workers": 0})
-    # Outside docs_dir, so MkDocs does not watch them itself: a CSV with a broken row and a
-    # script whose output is not the printout.
-    csv_path = site.write("data/memo.csv", _with_score("two point four"))
+    # Outside docs_dir, so MkDocs does not watch them itself: a CSV that is missing (its folder
+    # exists) or has a broken row, and a script whose output is not the printout.
+    csv_path = site.root / "data" / "memo.csv"
+    csv_path.parent.mkdir()
+    if broken_csv is not None:
+        csv_path.write_text(_with_score(broken_csv), encoding="utf-8")
     script = site.write("scripts/memo.py", 'print("not the printout")\n')
 
     server = _serve(site, *mode)
     url = next(server)
     try:
         first = _wait_for(url, lambda html: "selfattn-error" in html, "the broken page")
-        assert _shown(first) is None or "0.43" not in first
+        assert _shown(first) is None  # the inline value shows an error marker instead
 
         csv_path.write_text(_with_score("2.4"), encoding="utf-8")
         _wait_for(url, lambda html: _shown(html) == "0.43", "the number after fixing the CSV")
