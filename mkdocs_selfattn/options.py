@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 MAX_CHART_INCHES = 100.0
 """Far beyond any page; larger sizes only make matplotlib slow or fail."""
 MAX_WORKERS = 64
+MAX_FORMAT_WIDTH = 100
 
 _HEX_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _SAMPLES = (0.5, -1234.5678, 1e-300, 0.0)
@@ -26,6 +27,12 @@ def number_format_problem(value: object) -> str | None:
         return None
     if not isinstance(value, str):
         return f"expected a format spec as text (such as '.3f'), not {value!r}"
+    # Checked before formatting anything: '.1000000000f' would build a gigabyte string.
+    if any(int(digits) > MAX_FORMAT_WIDTH for digits in re.findall(r"\d+", value)):
+        return (
+            f"{value!r} asks for more than {MAX_FORMAT_WIDTH} characters or digits; "
+            "use one such as '.3f' or '.1%'"
+        )
     try:
         for sample in _SAMPLES:
             format(sample, value)

@@ -74,6 +74,7 @@ def test_strict_and_quiet_passes_a_clean_site(tmp_path: Path) -> None:
 BAD_OPTIONS = [
     ("number_format", ".3q", "is not a Python format spec for numbers"),
     ("number_format", 3, "expected a format spec as text"),
+    ("number_format", ".1000000000f", "asks for more than 100 characters or digits"),
     ("chart_width", 0, "greater than 0"),
     ("chart_width", "wide", "expected a size in inches"),
     ("chart_height", -1.5, "greater than 0"),
