@@ -11,10 +11,13 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from sites import new_site, visible_text
 from test_attention import (
     HYPOTHESIS,
     Member,
@@ -131,3 +134,31 @@ def test_a_shift_beyond_the_float_range_names_where() -> None:
     assert message.startswith("shift.csv: the shift of target 't' in document 'm'")
     assert "vector column 'v0'" in message
     assert "scale that column down" in message
+
+
+@pytest.mark.slow
+def test_a_page_of_extreme_values_shows_true_numbers(tmp_path: Path) -> None:
+    data = (
+        "document_id,target_token,candidate_token,candidate_role,v0,v1,score\n"
+        f"m,t,a,r,{BIG!r},-1e308,1e308\n"
+        f"m,t,b,r,{BIG!r},-1e308,-1e308\n"
+    )
+    page = (
+        "# Extremes\n\n```selfattn\nid: x\ncsv: huge.csv\ndocument: m\ntemperature: 1.0e+308\n"
+        "show: [output, table, compare, mermaid, chart]\n```\n\n"
+        "A=⟨`{selfattn} x weight t a`⟩ B=⟨`{selfattn} x weight t b`⟩ "
+        "R=⟨`{selfattn} x representation t`⟩ S=⟨`{selfattn} x shift t`⟩\n"
+    )
+    site = new_site(tmp_path / "project", {"index.md": page}, course_csv=False)
+    site.write("docs/huge.csv", data)
+    log = site.build(strict=True)
+    assert log.selfattn() == []
+    text = visible_text(site.article())
+    assert "A=⟨0.881⟩ B=⟨0.119⟩" in text  # softmax(1, -1), not 1 and 0
+    # A weighted mean of equal values, to rounding (the weights add up to 1 within an ulp).
+    [r0, r1] = re.findall(r"R=⟨\[([^,]+), ([^\]]+)\]⟩", text)[0]
+    assert float(r0) == pytest.approx(BIG, rel=1e-15)
+    assert float(r1) == -1e308
+    [s0] = re.findall(r"S=⟨\[([^,]+), 0\.0\]⟩", text)
+    assert abs(float(s0)) <= BIG * 1e-15
+    assert not re.search(r"\b(?:inf|nan)\b", text, re.IGNORECASE)
