@@ -54,6 +54,11 @@ class LeftoverGuard(Extension):
         self.page = page
         self.report = report
 
+    def __deepcopy__(self, memo: dict[int, object]) -> LeftoverGuard:
+        # It lives in the site configuration, which other plugins may deep-copy; a copy must
+        # not drag a copy of the plugin (and its worker pool) along with it.
+        return self
+
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's API name
         # 29: after snippets (32) and whitespace normalisation (30), before fenced code (25).
         md.preprocessors.register(_Guard(md, self), "selfattn_leftovers", 29)
