@@ -36,9 +36,10 @@ _ANY_FENCE = re.compile(r"^[\s>*+\-\d.)]*(?:`{3,}|~{3,})\s*\{?\s*\.?selfattn(?![
 
 @dataclass
 class Rendering:
-    """The page being converted: how messages name it, its source markdown and the markdown
-    the plugin handed on."""
+    """The page being converted: its ``src_uri``, how messages name it, its source markdown
+    and the markdown the plugin handed on."""
 
+    src_uri: str
     name: str
     source: str
     expanded: str

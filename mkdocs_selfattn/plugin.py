@@ -310,12 +310,15 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     ) -> str:
         expanded = self._page_markdown(markdown, page=page, config=config)
         name = _display(self._src_path(page, config), self.project_root)
-        self._rendering = Rendering(name, markdown, expanded)
+        self._rendering = Rendering(page.file.src_uri, name, markdown, expanded)
         return expanded
 
     def _leftover(self, page: Rendering | None, line: int | None, message: str) -> str:
         from mkdocs_selfattn.example import error_html
 
+        if page is not None:
+            # Not memoised: a page with a problem is rebuilt, and reports it, every time.
+            self._memo_pending.pop(page.src_uri, None)
         self._report(page.name if page else "a page", line, [message])
         return error_html(message)
 
