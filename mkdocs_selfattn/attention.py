@@ -16,6 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.float_range import (
+    checked_shift,
+    means_in_range,
+    redo_overflowed_differences,
+    weighted_sums_in_range,
+)
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.table import (
     PARALLEL_ROWS,
@@ -105,10 +111,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
 
     first_rows = starts if order is None else order[starts]
     group_document = table.document_codes[first_rows].astype(np.int64)
-    with np.errstate(over="ignore"):
-        shift = representation - baseline[group_document]
-    if not np.isfinite(shift).all():
-        _refuse_overflowed_shift(table, shift, representation, baseline[group_document], first_rows)
+    shift = checked_shift(table, representation, baseline[group_document], first_rows)
     return AttentionResults(
         table=table,
         temperature=temperature,
@@ -123,28 +126,6 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
         baseline=baseline,
         shift=shift,
         top_row=top_row,
-    )
-
-
-def _refuse_overflowed_shift(
-    table: CandidateTable,
-    shift: FloatArray,
-    representation: FloatArray,
-    baseline: FloatArray,
-    first_rows: IntArray,
-) -> None:
-    """The shift is a difference of two finite means, which can exceed the float range; there is
-    no true value to show then, so the example fails with where and why."""
-    group, column = (int(i[0]) for i in np.nonzero(~np.isfinite(shift)))
-    row = int(first_rows[group])
-    document = table.documents[table.document_codes[row]]
-    target = table.targets[table.target_codes[row]]
-    raise DataError(
-        table.source,
-        f"the shift of target {target!r} in document {document!r} (vector column "
-        f"{table.vector_columns[column]!r}: {representation[group, column]!r} minus the baseline "
-        f"{baseline[group, column]!r}) is beyond the largest float (about 1.8e308); scale that "
-        "column down",
     )
 
 
@@ -221,26 +202,10 @@ def _softmax_rows(
         exps: FloatArray = np.subtract(scores, largest, out=out)
         if temperature != 1.0:
             exps /= temperature
-        _redo_overflowed_differences(exps, scores, largest, temperature)
+        redo_overflowed_differences(exps, scores, largest, temperature)
         np.exp(exps, out=exps)
     exps /= _row_sums(exps)[:, None]
     return exps
-
-
-def _redo_overflowed_differences(
-    scaled: FloatArray, scores: FloatArray, largest: FloatArray, temperature: float
-) -> None:
-    """Put the true (s - max) / T where s - max alone overflowed to -inf.
-
-    With a large temperature that quotient is small (a weight near 1/n), not -inf (a weight of
-    0). Halving is exact for such large numbers, so ((s/2 - max/2) / T) · 2 rounds exactly as
-    (s - max) / T would with unbounded range; if that too overflows, -inf (weight 0) is right.
-    """
-    rows, columns = np.nonzero(np.isneginf(scaled))
-    if not rows.size:
-        return
-    halved = scores[rows, columns] * 0.5 - largest[rows, 0] * 0.5
-    scaled[rows, columns] = halved / temperature * 2.0
 
 
 def _row_sums(values: FloatArray) -> FloatArray:
@@ -268,16 +233,7 @@ def _weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
     turn, in half the time of an accumulate; with one column it would sum the candidates
     innermost, which unrolls into several partial sums, so the accumulate is used there.
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        sums = _left_to_right_weighted_sums(weights, vectors)
-        broken = ~np.isfinite(sums)
-        if broken.any():
-            # A weighted mean never exceeds the largest value, but a running sum of vectors near
-            # ±1.8e308 can overflow on the way (and then inf - inf gives nan). Halving the
-            # vectors is exact there, so the redone sums are the sums of unbounded range.
-            groups = np.flatnonzero(broken.any(axis=1))
-            redone = _left_to_right_weighted_sums(weights[groups], vectors[groups] * 0.5) * 2.0
-            sums[groups] = redone
+    sums = weighted_sums_in_range(_left_to_right_weighted_sums, weights, vectors)
     # "+ 0.0" turns a -0.0 sum into 0.0, as Python's sum(), which starts from 0, would give.
     return sums + 0.0
 
@@ -380,17 +336,8 @@ def _baselines(table: CandidateTable, uniform: int | None = None) -> FloatArray:
     counts = np.bincount(docs, minlength=n_docs).astype(np.float64)
     baseline = np.zeros((n_docs, table.vectors.shape[1]), dtype=np.float64)
     firsts = table.vectors[is_first]
-    # Scaled down by a power of two (exact) so that no running sum can overflow, for the
-    # documents whose plain sum did: a mean of finite numbers is always finite.
-    scale = 2.0 ** -(int(counts.max(initial=1.0)).bit_length() + 1)
     for j in range(table.vectors.shape[1]):
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            sums = np.bincount(docs, weights=firsts[:, j], minlength=n_docs)
-            baseline[:, j] = sums / counts
-            overflowed = np.isinf(sums) | (np.isnan(sums) & (counts > 0))
-            if overflowed.any():
-                scaled = np.bincount(docs, weights=firsts[:, j] * scale, minlength=n_docs)
-                baseline[overflowed, j] = scaled[overflowed] / counts[overflowed] / scale
+        baseline[:, j] = means_in_range(docs, firsts[:, j], counts)
     return baseline
 
 

@@ -71,7 +71,9 @@ def unbounded_sum(values: Sequence[float], weights: Sequence[float], divide: int
     exact = sum(
         (Fraction(w) * Fraction(v) for w, v in zip(weights, values, strict=True)), Fraction(0)
     )
-    return float(exact / divide)
+    # A mean lies between the smallest and largest value (float weights may add up to a hair
+    # over 1, which could carry the exact sum past the largest float).
+    return float(min(max(exact / divide, Fraction(min(values))), Fraction(max(values))))
 
 
 def scaled_difference(score: float, largest: float, temperature: float) -> float:

@@ -68,6 +68,9 @@ def _check_against_reference(groups: list[list[Member]], temperature: float) -> 
         return
     result = compute_document(table, "m", temperature=temperature)
     assert all(math.isfinite(v) for v in result.baseline)
+    for j, value in enumerate(result.baseline):
+        column = [vector[j] for g in groups for _, _, vector in g]
+        assert min(column) <= value <= max(column)
     # Huge terms of both signs cancel: rounding is relative to the terms, not to their mean.
     terms = [abs(v) for g in groups for _, _, vector in g for v in vector]
     assert list(result.baseline) == pytest.approx(baseline, rel=1e-12, abs=max(terms) * 1e-12)
@@ -96,6 +99,17 @@ def _check_against_reference(groups: list[list[Member]], temperature: float) -> 
 @example([[("가", 0.0, [1e308, 1.0]), ("나", 0.0, [1e308, 2.0]), ("다", 0.0, [1e308, 3.0])]], 1.0)
 # Huge terms of both signs whose running sum overflows and whose mean is 0.
 @example([[("가", 1.0, [BIG, -1e308]), ("나", 1.0, [BIG, -BIG]), ("다", 1.0, [BIG, 1e308])]], 1.0)
+# A mean whose scaled sum rounds an ulp above the largest value: held to the values' range.
+@example(
+    [
+        [
+            ("가", 0.0, [1.7976931348623147e308, 0.0]),
+            ("나", 0.0, [1.7976931348623145e308, 0.0]),
+            ("다", 0.0, [1.7976931348623147e308, 0.0]),
+        ]
+    ],
+    1.0,
+)
 # A shift of two finite means that lies beyond the float range.
 @example([[("가", 0.0, [BIG, 0.0])], [("나", 0.0, [-BIG, 0.0]), ("다", 0.0, [-BIG, 0.0])]], 1.0)
 def test_extreme_values_give_the_true_result_or_a_clear_error(
