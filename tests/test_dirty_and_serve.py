@@ -158,6 +158,8 @@ def _wait_for(url: str, ready: Callable[[str], bool], what: str, deadline: float
 
 
 def _serve(site: Site, *args: str) -> Iterator[str]:
+    """Yields the served site's URL; ``serve.log`` in the project folder gets its messages."""
+    log = (site.root / "serve.log").open("wb")
     port = _free_port()
     address = f"127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
@@ -177,7 +179,7 @@ def _serve(site: Site, *args: str) -> Iterator[str]:
         cwd=site.root,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log,
     )
     try:
         yield f"http://127.0.0.1:{port}/"
@@ -188,6 +190,7 @@ def _serve(site: Site, *args: str) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        log.close()
 
 
 @pytest.mark.parametrize(
@@ -218,6 +221,9 @@ def test_serve_watches_the_files_of_failed_blocks(
     url = next(server)
     try:
         first = _wait_for(url, lambda html: "selfattn-error" in html, "the broken page")
+        assert "docs/index.md:3: selfattn: data/memo.csv" in (site.root / "serve.log").read_text(
+            encoding="utf-8"
+        )
         assert _shown(first) is None  # the inline value shows an error marker instead
 
         csv_path.write_text(_with_score("2.4"), encoding="utf-8")
