@@ -16,6 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.float_range import (
+    checked_shift,
+    means_in_range,
+    redo_overflowed_differences,
+    weighted_sums_in_range,
+)
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.table import (
     PARALLEL_ROWS,
@@ -105,7 +111,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
 
     first_rows = starts if order is None else order[starts]
     group_document = table.document_codes[first_rows].astype(np.int64)
-    shift = representation - baseline[group_document]
+    shift = checked_shift(table, representation, baseline[group_document], first_rows)
     return AttentionResults(
         table=table,
         temperature=temperature,
@@ -191,11 +197,12 @@ def _softmax_rows(
     """Softmax of each row of a (groups × candidates) matrix, into ``out`` or a new array."""
     # Subtracting the row maximum before dividing keeps exp() in range even for ±1e300 scores:
     # every difference is ≤ 0, so the largest term is exactly exp(0) = 1 and nothing overflows.
-    # (A difference of two huge scores can still overflow to -inf; exp(-inf) = 0 is then right.)
+    largest = scores.max(axis=1, keepdims=True)
     with np.errstate(over="ignore", under="ignore"):
-        exps: FloatArray = np.subtract(scores, scores.max(axis=1, keepdims=True), out=out)
+        exps: FloatArray = np.subtract(scores, largest, out=out)
         if temperature != 1.0:
             exps /= temperature
+        redo_overflowed_differences(exps, scores, largest, temperature)
         np.exp(exps, out=exps)
     exps /= _row_sums(exps)[:, None]
     return exps
@@ -226,14 +233,18 @@ def _weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
     turn, in half the time of an accumulate; with one column it would sum the candidates
     innermost, which unrolls into several partial sums, so the accumulate is used there.
     """
-    if vectors.shape[2] >= 2:
-        sums: FloatArray = np.einsum("gc,gcd->gd", weights, vectors)
-    else:
-        products: FloatArray = weights[:, :, None] * vectors
-        np.add.accumulate(products, axis=1, out=products)
-        sums = products[:, -1, :]
+    sums = weighted_sums_in_range(_left_to_right_weighted_sums, weights, vectors)
     # "+ 0.0" turns a -0.0 sum into 0.0, as Python's sum(), which starts from 0, would give.
     return sums + 0.0
+
+
+def _left_to_right_weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
+    if vectors.shape[2] >= 2:
+        sums: FloatArray = np.einsum("gc,gcd->gd", weights, vectors)
+        return sums
+    products: FloatArray = weights[:, :, None] * vectors
+    np.add.accumulate(products, axis=1, out=products)
+    return products[:, -1, :]
 
 
 def _group_keys(table: CandidateTable, rows: IntArray | None = None) -> IntArray:
@@ -326,9 +337,7 @@ def _baselines(table: CandidateTable, uniform: int | None = None) -> FloatArray:
     baseline = np.zeros((n_docs, table.vectors.shape[1]), dtype=np.float64)
     firsts = table.vectors[is_first]
     for j in range(table.vectors.shape[1]):
-        sums = np.bincount(docs, weights=firsts[:, j], minlength=n_docs)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            baseline[:, j] = sums / counts
+        baseline[:, j] = means_in_range(docs, firsts[:, j], counts)
     return baseline
 
 

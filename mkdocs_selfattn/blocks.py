@@ -67,7 +67,10 @@ _DEFINE_KEYS = (
 _VIEW_KEYS = ("show", "top", "number_format", "text", "title")
 _ALL_KEYS = ("use", *_DEFINE_KEYS, *_VIEW_KEYS)
 
-_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
+# The indent may hold blockquote markers ("> ", "> > "), so blocks in blockquotes are found too.
+_FENCE_OPEN = re.compile(
+    r"^(?P<indent>[ \t]*(?:>[ \t]?)*[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$"
+)
 _ID = re.compile(r"^[A-Za-z_][\w-]*$")
 
 
@@ -78,7 +81,14 @@ class RawBlock:
     start: int
     end: int
     indent: str
+    """What precedes the fence on its line: spaces, and ``>`` markers inside a blockquote."""
     body: str
+
+    @property
+    def blank(self) -> str:
+        """An empty line at the block's depth: ``>`` keeps a blockquote going, spaces do not
+        matter."""
+        return self.indent.rstrip()
 
 
 def _fences(lines: list[str]) -> Iterator[tuple[int, int, re.Match[str]]]:
@@ -90,7 +100,7 @@ def _fences(lines: list[str]) -> Iterator[tuple[int, int, re.Match[str]]]:
         if not match or (match["fence"][0] == "`" and "`" in match["info"]):
             i += 1
             continue
-        close = _find_close(lines, i + 1, match["fence"])
+        close = _find_close(lines, i + 1, match["fence"], quoted=">" in match["indent"])
         yield i, close, match
         i = close + 1
 
@@ -109,8 +119,9 @@ def find_blocks(text: str) -> list[RawBlock]:
     return blocks
 
 
-def _find_close(lines: list[str], start: int, fence: str) -> int:
-    pattern = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+def _find_close(lines: list[str], start: int, fence: str, *, quoted: bool = False) -> int:
+    lead = "[ \t>]*" if quoted else "[ \t]*"
+    pattern = re.compile(rf"^{lead}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
     for j in range(start, len(lines)):
         if pattern.match(lines[j]):
             return j
@@ -118,7 +129,13 @@ def _find_close(lines: list[str], start: int, fence: str) -> int:
 
 
 def _dedent(line: str, indent: str) -> str:
-    return line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t")
+    if line.startswith(indent):
+        return line[len(indent) :]
+    depth = indent.count(">")
+    if depth:
+        # A quoted line written with other spacing (">" alone for an empty line, say).
+        return re.sub(rf"^[ \t]*(?:>[ \t]?){{0,{depth}}}", "", line)
+    return line.lstrip(" \t")
 
 
 def fenced_line_numbers(text: str) -> set[int]:
@@ -135,7 +152,8 @@ def fenced_line_numbers(text: str) -> set[int]:
     return inside
 
 
-_CONTAINER = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|!!!|\?\?\?|===|>)")
+# List items, admonitions, details, content tabs, blockquotes and footnote definitions.
+_CONTAINER = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|!!!|\?\?\?|===|>|\[\^[^\]]+\]:)")
 
 
 def _indented_code(lines: list[str], fenced: set[int]) -> set[int]:

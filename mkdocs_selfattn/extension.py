@@ -29,6 +29,7 @@ from markdown.preprocessors import Preprocessor
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.example import PendingHtml, Pipeline, ResolvedFile, Settings
+from mkdocs_selfattn.options import CHECKS, option_problems
 from mkdocs_selfattn.page import expand_page
 from mkdocs_selfattn.paths import resolve_path
 from mkdocs_selfattn.render.chart import ChartStyle
@@ -156,6 +157,14 @@ class SelfAttnExtension(Extension):
     def pipeline(self) -> Pipeline:
         """Built on first use, after Python-Markdown has applied the configuration."""
         if self._pipeline is None:
+            values: dict[str, object] = {
+                name: self.getConfig(name) for name in CHECKS if name != "chart_workers"
+            }
+            # The extension's "no format" is an empty string; the rules' is None.
+            values["number_format"] = values["number_format"] or None
+            problems = option_problems(values)
+            if problems:
+                raise SelfAttnError("selfattn: " + "; ".join(problems))
             cache_dir = str(self.getConfig("cache_dir") or "")
             folder = (self.project_root / cache_dir).resolve() if cache_dir else None
             settings = Settings(

@@ -95,11 +95,21 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
             if isinstance(content, PendingHtml):
                 content.line = raw.start
             chunk = str(content) if kind == "md" else store(content, kind == "late")
-            body += ["", *chunk.split("\n"), ""]
-        indented = [raw.indent + line if line else "" for line in body]
-        lines[raw.start - 1 : raw.end] = indented
+            body += ["", *chunk.split("\n")]
+        body.append("")
+        # One empty line between pieces and around them, never two: two end a footnote.
+        if raw.start >= 2 and _is_blank(lines[raw.start - 2]):
+            body = body[1:]
+        if raw.end < len(lines) and _is_blank(lines[raw.end]):
+            body = body[:-1]
+        lines[raw.start - 1 : raw.end] = [raw.indent + line if line else raw.blank for line in body]
     out.markdown = "\n".join(lines)
     return out
+
+
+def _is_blank(line: str) -> bool:
+    """Empty, or empty inside a blockquote (only ``>`` markers)."""
+    return not line.replace(">", "").strip()
 
 
 def prefetch_page(text: str, *, pipeline: Pipeline, resolver: Resolver) -> None:

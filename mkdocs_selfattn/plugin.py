@@ -27,10 +27,23 @@ from mkdocs.utils import get_relative_url
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
+from mkdocs_selfattn.dirty import expire_stale_pages
+from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
+from mkdocs_selfattn.options import (
+    chart_colors_problem,
+    chart_fonts_problem,
+    chart_size_problem,
+    chart_workers_problem,
+    number_format_problem,
+    script_timeout_problem,
+)
 from mkdocs_selfattn.page_memo import KIND as MEMO_KIND
 from mkdocs_selfattn.page_memo import PageMemo, file_digest, memo_key
 from mkdocs_selfattn.paths import resolve_path
+from mkdocs_selfattn.plugin_options import Checked
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.strict import unseen_failure
+from mkdocs_selfattn.watch import named_files, watch_target
 from mkdocs_selfattn.workers import WorkerPool, default_workers
 
 if TYPE_CHECKING:
@@ -69,21 +82,21 @@ class SelfAttnConfig(base.Config):  # type: ignore[no-untyped-call]
     scripts = c.Type(bool, default=True)
     """Run each block's `script:` and check its output against the core (off: show the core's
     printout and say the script was not run)."""
-    script_timeout = c.Type((int, float), default=30)
+    script_timeout = Checked(script_timeout_problem, default=30)
     """Seconds a script may run before it is stopped and the block fails."""
-    number_format = c.Optional(c.Type(str))
+    number_format = Checked(number_format_problem)
     """Python format spec for numbers in tables, figures and charts (default: like round(x, 3))."""
-    chart_width = c.Type((int, float), default=7.0)
+    chart_width = Checked(chart_size_problem, default=7.0)
     """Chart width in inches (the SVG scales to the page; this sets proportions and text size)."""
-    chart_height = c.Type((int, float), default=3.6)
+    chart_height = Checked(chart_size_problem, default=3.6)
     """Chart height in inches."""
-    chart_colors = c.ListOfItems(c.Type(str), default=list(DEFAULT_COLORS))
+    chart_colors = Checked(chart_colors_problem, default=list(DEFAULT_COLORS))
     """Bar colours, one per target; pick colours readable on light and dark backgrounds."""
-    chart_fonts = c.ListOfItems(c.Type(str), default=list(DEFAULT_FONTS))
+    chart_fonts = Checked(chart_fonts_problem, default=list(DEFAULT_FONTS))
     """Font families tried in order for chart text; include one with CJK glyphs."""
     on_error = c.Choice(("warn", "fail"), default="warn")
     """warn: log (fails --strict) and show the error on the page; fail: stop the build at once."""
-    chart_workers = c.Optional(c.Type(int))
+    chart_workers = Checked(chart_workers_problem)
     """Processes that compute and draw the examples the cache cannot answer while pages render
     (default: one fewer than the cores, 1 to 4); 0 does it all in the build process itself."""
     mermaid_js = c.Choice(("bundled", "cdn", "off"), default="bundled")
@@ -105,6 +118,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         """A `mkdocs build` or `gh-deploy` (not `serve`): workers may be forked."""
         self.draw_charts = True
         """Off under `mkdocs-selfattn check`, which writes no site."""
+        self._dirty = False
         self._reset()
 
     def _reset(self) -> None:
@@ -119,7 +133,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.used_files: set[Path] = set()
         self.published: set[Path] = set()
         self._nonce = secrets.token_hex(16)
-        self.problem_count = 0
+        self.problems: list[str] = []
+        """Every message reported this build (strict checks them at the end)."""
+        self._rendering: Rendering | None = None
         self.project_root = Path.cwd()
         self.docs_dir = str(Path.cwd())
 
@@ -128,6 +144,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defining this keeps one plugin instance across `mkdocs serve` rebuilds (memory cache)."""
         self._one_off = command in ("build", "gh-deploy")
+        self._dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._reset()
@@ -157,6 +174,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if self.config.mermaid_js == "bundled":
             config.extra_javascript.append(MERMAID_URI)
         config.extra_css.append(CSS_URI)
+        # Python-Markdown takes extension objects as well as names.
+        guard = LeftoverGuard(lambda: self._rendering, self._leftover)
+        config.markdown_extensions.append(guard)  # type: ignore[arg-type]
         if self._pool is not None:
             self._look_ahead(config)
         return config
@@ -212,7 +232,30 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 )
             )
         files.append(File.generated(config, CSS_URI, content=CSS))
+        if self._dirty:
+            expired = expire_stale_pages(
+                files.documentation_pages(), lambda file: self._memo_holds(file, config)
+            )
+            self._digests.clear()  # as after the look-ahead: pages hash their inputs again
+            log.debug("selfattn: --dirty: rebuilding %s (inputs changed)", expired)
         return files
+
+    def _memo_holds(self, file: File, config: MkDocsConfig) -> bool:
+        """Whether the page's last good build is still right: no blocks, or a memo whose
+        inputs are unchanged. A page with problems is never memoised, so it is rebuilt."""
+        from mkdocs.utils import meta
+
+        assert self._cache is not None
+        try:
+            source = file.content_string
+        except (OSError, ValueError):
+            return True  # MkDocs reports an unreadable page itself
+        if "selfattn" not in source:
+            return True
+        markdown, _ = meta.get_data(source)
+        key = memo_key(markdown, self._memo_context(file, _file_path(file, config)))
+        memo = PageMemo.from_payload(self._cache.peek(MEMO_KIND, key))
+        return memo is not None and memo.inputs_unchanged(self._digest)
 
     def _look_ahead(self, config: MkDocsConfig) -> None:
         """Before MkDocs lists files or renders a page, send what the cache cannot answer to the
@@ -268,6 +311,21 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        expanded = self._page_markdown(markdown, page=page, config=config)
+        name = _display(self._src_path(page, config), self.project_root)
+        self._rendering = Rendering(page.file.src_uri, name, markdown, expanded)
+        return expanded
+
+    def _leftover(self, page: Rendering | None, line: int | None, message: str) -> str:
+        from mkdocs_selfattn.example import error_html
+
+        if page is not None:
+            # Not memoised: a page with a problem is rebuilt, and reports it, every time.
+            self._memo_pending.pop(page.src_uri, None)
+        self._report(page.name if page else "a page", line, [message])
+        return error_html(message)
+
+    def _page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig) -> str:
         if "selfattn" not in markdown:
             return markdown
         assert self._cache is not None
@@ -313,6 +371,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         for problem in expanded.problems:
             self._report(page_name, problem.line, [problem.message])
         self.used_files |= expanded.files
+        if expanded.problems:
+            self.used_files |= named_files(markdown, resolver)
         self.published |= expanded.data_files
         if not expanded.problems:
             self._memo_pending[page.file.src_uri] = _PendingMemo(
@@ -351,6 +411,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     @event_priority(50)  # before other plugins (search, minifiers) read the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        self._rendering = None  # Markdown converted from now on is not this page's
         slots = self.slots.pop(page.file.src_uri, {})
         late = self.late_slots.get(page.file.src_uri, {})
         if not slots and not late:
@@ -371,9 +432,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if not late:
             resolved: dict[str, str] = {}
         else:
-            problems_before = self.problem_count
+            problems_before = len(self.problems)
             resolved = self._resolve(late, page, config)
-            if self.problem_count != problems_before:
+            if len(self.problems) != problems_before:
                 pending = None  # a page with problems is rebuilt (and reports them) every time
             output = _fill_holders(output, resolved)
             # Plugins that read page.content later (feeds, print pages) get the tables too.
@@ -420,7 +481,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             if self.config.on_error == "fail":
                 raise PluginError(message)
             log.warning(message)
-            self.problem_count += 1
+            self.problems.append(message)
         messages.clear()
 
     def _src_path(self, page: Page, config: MkDocsConfig) -> Path:
@@ -472,17 +533,21 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self._server is not None:
             self._watch_new_files(config)
+        failure = unseen_failure(self.problems, strict=bool(config.strict), log=log)
+        if failure is not None:
+            raise PluginError(failure)
 
     def _watch_new_files(self, config: MkDocsConfig) -> None:
         """Watch CSVs and scripts outside docs_dir (inside it, MkDocs already watches)."""
         assert self._server is not None
         docs = Path(config.docs_dir).resolve()
         for path in sorted(self.used_files):
-            if docs in path.parents or str(path) in self._watched:
+            target = watch_target(path)
+            # Keyed by what is watched: a missing file's folder now, the file once it exists.
+            if docs in path.parents or str(target) in self._watched:
                 continue
-            watch_target = path if path.exists() else path.parent
-            self._server.watch(str(watch_target), recursive=False)
-            self._watched.add(str(path))
+            self._server.watch(str(target), recursive=False)
+            self._watched.add(str(target))
 
 
 @dataclass(frozen=True)
