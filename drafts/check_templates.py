@@ -1,7 +1,9 @@
-"""Checks that the drafts' `template:` keys, filled from tests/reference_layouts.py, print exactly
-what the example scripts print: the double-entry check the engine will make, done by hand now.
+"""Checks the drafts against tests/reference_layouts.py before the engine exists: each
+`template:`, filled from the reference, must print exactly what its script prints (the double-entry
+check the engine will make), and every inline value must name something that exists.
 
-    python drafts/check_templates.py      (from the repository root; exits 1 on a difference)
+    python drafts/check_templates.py          (from the repository root; exits 1 on a problem)
+    python drafts/check_templates.py --show   (also prints each prose line with its values filled)
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from reference_layouts import head_layout, question_layout  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "drafts"))
+from inline_values import evaluate  # noqa: E402
 
 
 def r3(value: Any) -> Any:
@@ -139,6 +144,16 @@ def main() -> int:
         print(f"{page}: template {'matches' if same else 'DIFFERS from'} {block['script']}")
         if not same:
             print(repr(filled[:400]), repr(printed[:400]), sep="\n")
+        try:
+            lines = evaluate(ROOT / "drafts" / page)
+        except KeyError as error:
+            failed += 1
+            print(error.args[0])
+            continue
+        print(f"{page}: {len(lines)} prose lines with inline values, all resolved")
+        if "--show" in sys.argv:
+            for n, line in lines:
+                print(f"  {n:4}: {line.strip()}")
     return 1 if failed else 0
 
 
