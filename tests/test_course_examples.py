@@ -104,9 +104,15 @@ def run(script: Path, cwd: Path) -> str:
 # ------------------------------------------------------------------------ the published data
 
 
-@pytest.mark.parametrize("name", [MANUAL, REPORTS])
+@pytest.mark.parametrize("name", [MANUAL, REPORTS, "self-attention-safety-memo-candidates.csv"])
 def test_csv_is_byte_identical_to_the_course_data(name: str) -> None:
     assert (ROOT / ASSETS / name).read_bytes() == (shared_folder() / name).read_bytes()
+
+
+def test_missing_course_data_fails_rather_than_skips(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "SHARED", ROOT / "no-such-shared" / "course-data")
+    with pytest.raises(pytest.fail.Exception, match="no-such-shared"):
+        shared_folder()
 
 
 def test_reference_gives_the_numbers_the_readme_names() -> None:
