@@ -10,6 +10,8 @@ import contextlib
 import csv
 import difflib
 import io
+import itertools
+import os
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, wait
@@ -71,6 +73,10 @@ class Settings:
     chart: ChartStyle = field(default_factory=ChartStyle)
     run_scripts: bool = True
     script_timeout: float = 30.0
+    mermaid_fence: bool = True
+    """Whether the site renders ``mermaid`` fences (MkDocs: a superfences custom fence)."""
+    mixed_candidates: bool = False
+    """Allow targets of one document to re-read different candidates (else a warning)."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +211,9 @@ class Pipeline:
         self._submit = submit
         self.warnings: list[str] = []
         """Problems found while rendering that do not stop the block (e.g. missing glyphs)."""
+        self.shared_warnings: list[str] = []
+        """Like ``warnings``, but about a file or the site rather than the block (a CSV's
+        uneven targets, the missing mermaid fence): adapters log each once per build."""
         self._charts: dict[str, ChartRequest] = {}
         self._result_futures: dict[str, Future[dict[str, Any]]] = {}
         self._chart_jobs: dict[str, ChartJob] = {}
@@ -222,7 +231,7 @@ class Pipeline:
         if self._submit is None:
             return
         csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
-        csv_bytes = _read_bytes(csv_file)
+        csv_bytes = _read_bytes(csv_file, "csv")
         key = result_key(spec, csv_bytes)
         request = ComputeRequest.of(key, spec, csv_bytes, csv_file.display)
         if (
@@ -308,11 +317,11 @@ class Pipeline:
 
     def load(self, spec: ExampleSpec, resolver: Resolver) -> Example:
         csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
-        csv_bytes = _read_bytes(csv_file)
+        csv_bytes = _read_bytes(csv_file, "csv")
         script_file = script_text = None
         if spec.script is not None:
             script_file = resolver.resolve(spec.script, "script", spec.line_of("script"))
-            script_text = _read_text(script_file)
+            script_text = _read_text(script_file, "script")
         key = result_key(spec, csv_bytes)
         result = _cached_result(self.cache.get("result", key))
         if result is None:
@@ -324,12 +333,15 @@ class Pipeline:
                 payload = result_payload(result)
             self.cache.put("result", key, payload)
         labels = Labels(dict(spec.display)).for_result(result)
-        printout = render_printout(result, labels)
+        printout = render_printout(result, labels.as_written())
         script_output = None
         if script_file is not None and script_text is not None and self.settings.run_scripts:
             script_output = self._script_output(script_file, script_text, csv_bytes, resolver)
             if script_output != printout:
-                raise ScriptError(_mismatch(script_file.display, printout, script_output))
+                message, diff = _mismatch(script_file.display, printout, script_output)
+                raise ScriptError(message, diff=diff)
+        if not (spec.mixed_candidates or self.settings.mixed_candidates):
+            self.shared_warnings += result.warnings
         return Example(
             spec=spec,
             csv=csv_file,
@@ -377,6 +389,9 @@ class Pipeline:
                 pieces.append(("late", to_html([table])))
             elif name == "csv":
                 pieces.append(("late", to_html([self._csv_rows(example)])))
+            elif name == "mermaid" and not self.settings.mermaid_fence:
+                pieces.append(("html", error_html(MERMAID_FENCE_MISSING)))
+                self.shared_warnings.append(MERMAID_FENCE_MISSING)
             elif name == "mermaid":
                 source = render_mermaid(
                     example.result,
@@ -518,22 +533,53 @@ def _cached_result(payload: object) -> DocumentResult | None:
         return None
 
 
-def _read_bytes(file: ResolvedFile) -> bytes:
+MERMAID_FENCE_MISSING = (
+    "the 'mermaid' view needs pymdownx.superfences with a 'mermaid' custom fence, which "
+    "mkdocs.yml does not configure; add to its markdown_extensions: - pymdownx.superfences: "
+    "{custom_fences: [{name: mermaid, class: mermaid, "
+    "format: !!python/name:pymdownx.superfences.fence_code_format}]}"
+)
+
+
+def _read_bytes(file: ResolvedFile, key: str) -> bytes:
     try:
         return file.path.read_bytes()
     except FileNotFoundError:
-        raise DataError(file.display, "file not found; check the path") from None
+        raise DataError(file.display, _not_found(file), key=key) from None
     except IsADirectoryError:
-        raise DataError(file.display, "is a folder, not a file") from None
+        raise DataError(file.display, "is a folder, not a file", key=key) from None
     except OSError as exc:
-        raise DataError(file.display, f"cannot be read ({exc.strerror or exc})") from None
+        raise DataError(file.display, f"cannot be read ({exc.strerror or exc})", key=key) from None
 
 
-def _read_text(file: ResolvedFile) -> str:
+def _read_text(file: ResolvedFile, key: str) -> str:
     try:
-        return _read_bytes(file).decode("utf-8")
+        return _read_bytes(file, key).decode("utf-8")
     except UnicodeDecodeError:
-        raise DataError(file.display, "is not UTF-8 text") from None
+        raise DataError(file.display, "is not UTF-8 text", key=key) from None
+
+
+_LISTED_FILES = 2000
+"""Files of a folder looked at for "did you mean" (a huge folder must not slow the message)."""
+
+
+def _not_found(file: ResolvedFile) -> str:
+    """ "file not found", with the closest names in the folder the path points into."""
+    folder = file.path.parent
+    shown = file.display.rsplit("/", 1)[0] if "/" in file.display else "."
+    try:
+        names = [
+            entry.name
+            for entry in itertools.islice(os.scandir(folder), _LISTED_FILES)
+            if entry.is_file()
+        ]
+    except OSError:
+        return f"file not found; the folder {shown} does not exist"
+    close = difflib.get_close_matches(file.path.name, sorted(names), n=3, cutoff=0.6)
+    if not close:
+        return "file not found; check the path"
+    options = " or ".join(repr(name) for name in close)
+    return f"file not found; check the path (in {shown}: did you mean {options}?)"
 
 
 def _fence(lang: str, body: str, attrs: str = "") -> str:
@@ -557,7 +603,8 @@ def _backtick_runs(text: str) -> list[str]:
     return runs
 
 
-def _mismatch(display: str, expected: str, actual: str) -> str:
+def _mismatch(display: str, expected: str, actual: str) -> tuple[str, str]:
+    """The log's one-line summary (the diff's first lines) and the whole diff, for the page."""
     diff = list(
         difflib.unified_diff(
             expected.splitlines(),
@@ -570,19 +617,36 @@ def _mismatch(display: str, expected: str, actual: str) -> str:
     )
     shown = diff[2:12]
     more = len(diff) - 2 - len(shown)
-    tail = f" (+{more} more diff lines)" if more > 0 else ""
-    return (
+    tail = f" (+{more} more diff lines: the page and --verbose show them all)" if more > 0 else ""
+    whole = "\n".join(
+        difflib.unified_diff(
+            expected.splitlines(),
+            actual.splitlines(),
+            "core printout",
+            "script output",
+            lineterm="",
+        )
+    )
+    message = (
         f"the output of script {display} differs from the numbers computed from the CSV: "
         + " | ".join(shown)
         + tail
         + "; fix the script or the block's options so both agree"
     )
+    return message, whole
 
 
-def error_html(message: str) -> str:
-    """The visible in-page error that replaces a broken block when the build is not strict."""
+def error_html(message: str, detail: str | None = None) -> str:
+    """The visible in-page error that replaces a broken block when the build is not strict;
+    ``detail`` (a script's whole diff) goes in a closed box under the message."""
+    more = ""
+    if detail:
+        more = (
+            '<details class="selfattn-diff"><summary>The whole diff: core printout (-), '
+            f"script output (+)</summary><pre><code>{html_text(detail)}</code></pre></details>"
+        )
     return (
         '<div class="admonition failure selfattn-error">'
         '<p class="admonition-title">selfattn: this example could not be built</p>'
-        f"<p>{html_text(message)}</p></div>"
+        f"<p>{html_text(message)}</p>{more}</div>"
     )

@@ -15,15 +15,25 @@ class Labels:
     """How tokens read on the page: CSV tokens stay data, labels are what readers see.
 
     A token that occurs at several positions ("the animal … the road") is shown with its position
-    (``the@5``), so readers can tell the candidates apart.
+    (``the@5``), so readers can tell the candidates apart. A label that would read like another
+    token of the same example (two tokens given one label, or a label equal to another token) is
+    shown with its token, ``label (token)``: one name on a figure must mean one token.
     """
 
     display: Mapping[str, str] = field(default_factory=dict)
     repeated: frozenset[str] = frozenset()
+    ambiguous: frozenset[str] = frozenset()
+    """Tokens whose label another token of the example also shows as."""
 
     def __call__(self, token: str, index: int | None = None) -> str:
         shown = self.display.get(token, token)
+        if token in self.ambiguous:
+            shown = f"{shown} ({token})"
         return f"{shown}@{index}" if index is not None and token in self.repeated else shown
+
+    def as_written(self) -> Labels:
+        """Labels exactly as ``display:`` gives them, as the example script prints them."""
+        return replace(self, ambiguous=frozenset())
 
     def raw(self, token: str, index: int | None = None) -> str:
         """The CSV token, with its position when the token repeats."""
@@ -39,7 +49,24 @@ class Labels:
                 if cand.index is not None:
                     positions.setdefault(cand.token, set()).add(cand.index)
         repeated = frozenset(token for token, seen in positions.items() if len(seen) > 1)
-        return replace(self, repeated=repeated)
+        shown_by: dict[str, set[str]] = {}
+        for token in positions.keys() | _tokens(result):
+            shown_by.setdefault(self.display.get(token, token), set()).add(token)
+        ambiguous = frozenset(
+            token
+            for tokens in shown_by.values()
+            if len(tokens) > 1
+            for token in tokens
+            if token in self.display and self.display[token] != token
+        )
+        return replace(self, repeated=repeated, ambiguous=ambiguous)
+
+
+def _tokens(result: DocumentResult) -> set[str]:
+    found = {target.target for target in result.targets}
+    for target in result.targets:
+        found.update(cand.token for cand in target.candidates)
+    return found
 
 
 def py_round(value: float, digits: int = 3) -> str:
