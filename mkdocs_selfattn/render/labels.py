@@ -31,6 +31,11 @@ class Labels:
             shown = f"{shown} ({token})"
         return f"{shown}@{index}" if index is not None and token in self.repeated else shown
 
+    def label(self, token: str, index: int | None = None) -> str:
+        """The label alone, for views that always show the token beside it (tables)."""
+        shown = self.display.get(token, token)
+        return f"{shown}@{index}" if index is not None and token in self.repeated else shown
+
     def as_written(self) -> Labels:
         """Labels exactly as ``display:`` gives them, as the example script prints them."""
         return replace(self, ambiguous=frozenset())
