@@ -329,7 +329,10 @@ class Pipeline:
             if payload is not None:
                 result = result_from_dict(payload)
             else:
-                result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
+                try:
+                    result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
+                except DataError as exc:
+                    raise _with_label_hint(exc, spec) from None
                 payload = result_payload(result)
             self.cache.put("result", key, payload)
         labels = Labels(dict(spec.display)).for_result(result)
@@ -531,6 +534,23 @@ def _cached_result(payload: object) -> DocumentResult | None:
         return result_from_dict(payload)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
+
+
+def _with_label_hint(error: DataError, spec: ExampleSpec) -> DataError:
+    """``targets:`` and ``groups:`` take CSV tokens: say so when a name is a display label."""
+    if error.key not in ("targets", "groups"):
+        return error
+    names = [*(spec.targets or ()), *(m for members in spec.groups.values() for m in members)]
+    tokens = {label: token for token, label in spec.display.items()}
+    hints = [
+        f"'{name}' is the display label of '{tokens[name]}'"
+        for name in dict.fromkeys(names)
+        if name in tokens and name not in spec.display and f"'{name}'" in error.message
+    ]
+    if not hints:
+        return error
+    message = f"{error.message}; {', '.join(hints)}: write the CSV token"
+    return DataError(error.path, message, line=error.line, column=error.column, key=error.key)
 
 
 MERMAID_FENCE_MISSING = (

@@ -419,3 +419,17 @@ def test_a_mermaid_view_without_the_fence_is_a_block_problem(tmp_path: Path) -> 
     assert "```mermaid" not in out.markdown
     out = _expand(tmp_path, page.replace(", mermaid", ""), {}, mermaid_fence=False)
     assert out.problems == []
+
+
+def test_a_label_in_targets_points_at_its_token(tmp_path: Path) -> None:
+    page = (
+        "```selfattn\nid: ex\ncsv: data.csv\ndocument: m\ntargets: [T, u]\ndisplay: {t: T}\n```\n"
+    )
+    out = _expand(tmp_path, page, {"data.csv": TWO_TARGETS})
+    assert [(p.line, p.message) for p in out.problems] == [
+        (
+            5,
+            "docs/data.csv: target(s) 'T' not found in document 'm'; its targets are 't', 'u'; "
+            "'T' is the display label of 't': write the CSV token",
+        )
+    ]
