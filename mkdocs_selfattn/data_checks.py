@@ -38,9 +38,17 @@ def check_document(results: AttentionResults, document: str) -> tuple[str, ...]:
 
 
 def _first_rows(keys: IntArray) -> IntArray:
-    """For each row, the first row with the same key."""
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    return np.asarray(first[inverse.reshape(-1)], dtype=np.int64)
+    """For each row, the first row with the same key (hashing, no sort: this runs on every
+    example, and a sort of a large document cost ten times the softmax)."""
+    from mkdocs_selfattn.attention import _first_appearance_codes
+
+    codes = _first_appearance_codes(keys)
+    # First-appearance codes grow by one exactly at each key's first row, so those rows, in
+    # order, are indexed by code.
+    is_first = np.empty(codes.shape[0], dtype=bool)
+    is_first[0] = True
+    np.greater(codes[1:], np.maximum.accumulate(codes)[:-1], out=is_first[1:])
+    return np.flatnonzero(is_first)[codes]
 
 
 def _refuse_repeats(
