@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import difflib
 import io
-import itertools
-import os
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, wait
@@ -20,6 +17,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mkdocs_selfattn import __version__
+from mkdocs_selfattn.block_errors import (
+    MERMAID_FENCE_MISSING,
+    error_html,
+    mismatch,
+    read_bytes,
+    read_text,
+    with_label_hint,
+)
 from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
 from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
@@ -33,7 +38,6 @@ from mkdocs_selfattn.jobs import (
     result_payload,
 )
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
-from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.jsonout import result_from_dict
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
@@ -231,7 +235,7 @@ class Pipeline:
         if self._submit is None:
             return
         csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
-        csv_bytes = _read_bytes(csv_file, "csv")
+        csv_bytes = read_bytes(csv_file, "csv")
         key = result_key(spec, csv_bytes)
         request = ComputeRequest.of(key, spec, csv_bytes, csv_file.display)
         if (
@@ -317,11 +321,11 @@ class Pipeline:
 
     def load(self, spec: ExampleSpec, resolver: Resolver) -> Example:
         csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
-        csv_bytes = _read_bytes(csv_file, "csv")
+        csv_bytes = read_bytes(csv_file, "csv")
         script_file = script_text = None
         if spec.script is not None:
             script_file = resolver.resolve(spec.script, "script", spec.line_of("script"))
-            script_text = _read_text(script_file, "script")
+            script_text = read_text(script_file, "script")
         key = result_key(spec, csv_bytes)
         result = _cached_result(self.cache.get("result", key))
         if result is None:
@@ -332,7 +336,7 @@ class Pipeline:
                 try:
                     result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
                 except DataError as exc:
-                    raise _with_label_hint(exc, spec) from None
+                    raise with_label_hint(exc, spec) from None
                 payload = result_payload(result)
             self.cache.put("result", key, payload)
         labels = Labels(dict(spec.display)).for_result(result)
@@ -341,7 +345,7 @@ class Pipeline:
         if script_file is not None and script_text is not None and self.settings.run_scripts:
             script_output = self._script_output(script_file, script_text, csv_bytes, resolver)
             if script_output != printout:
-                message, diff = _mismatch(script_file.display, printout, script_output)
+                message, diff = mismatch(script_file.display, printout, script_output)
                 raise ScriptError(message, diff=diff)
         if not (spec.mixed_candidates or self.settings.mixed_candidates):
             self.shared_warnings += result.warnings
@@ -536,72 +540,6 @@ def _cached_result(payload: object) -> DocumentResult | None:
         return None
 
 
-def _with_label_hint(error: DataError, spec: ExampleSpec) -> DataError:
-    """``targets:`` and ``groups:`` take CSV tokens: say so when a name is a display label."""
-    if error.key not in ("targets", "groups"):
-        return error
-    names = [*(spec.targets or ()), *(m for members in spec.groups.values() for m in members)]
-    tokens = {label: token for token, label in spec.display.items()}
-    hints = [
-        f"'{name}' is the display label of '{tokens[name]}'"
-        for name in dict.fromkeys(names)
-        if name in tokens and name not in spec.display and f"'{name}'" in error.message
-    ]
-    if not hints:
-        return error
-    message = f"{error.message}; {', '.join(hints)}: write the CSV token"
-    return DataError(error.path, message, line=error.line, column=error.column, key=error.key)
-
-
-MERMAID_FENCE_MISSING = (
-    "the 'mermaid' view needs pymdownx.superfences with a 'mermaid' custom fence, which "
-    "mkdocs.yml does not configure; add to its markdown_extensions: - pymdownx.superfences: "
-    "{custom_fences: [{name: mermaid, class: mermaid, "
-    "format: !!python/name:pymdownx.superfences.fence_code_format}]}"
-)
-
-
-def _read_bytes(file: ResolvedFile, key: str) -> bytes:
-    try:
-        return file.path.read_bytes()
-    except FileNotFoundError:
-        raise DataError(file.display, _not_found(file), key=key) from None
-    except IsADirectoryError:
-        raise DataError(file.display, "is a folder, not a file", key=key) from None
-    except OSError as exc:
-        raise DataError(file.display, f"cannot be read ({exc.strerror or exc})", key=key) from None
-
-
-def _read_text(file: ResolvedFile, key: str) -> str:
-    try:
-        return _read_bytes(file, key).decode("utf-8")
-    except UnicodeDecodeError:
-        raise DataError(file.display, "is not UTF-8 text", key=key) from None
-
-
-_LISTED_FILES = 2000
-"""Files of a folder looked at for "did you mean" (a huge folder must not slow the message)."""
-
-
-def _not_found(file: ResolvedFile) -> str:
-    """ "file not found", with the closest names in the folder the path points into."""
-    folder = file.path.parent
-    shown = file.display.rsplit("/", 1)[0] if "/" in file.display else "."
-    try:
-        names = [
-            entry.name
-            for entry in itertools.islice(os.scandir(folder), _LISTED_FILES)
-            if entry.is_file()
-        ]
-    except OSError:
-        return f"file not found; the folder {shown} does not exist"
-    close = difflib.get_close_matches(file.path.name, sorted(names), n=3, cutoff=0.6)
-    if not close:
-        return "file not found; check the path"
-    options = " or ".join(repr(name) for name in close)
-    return f"file not found; check the path (in {shown}: did you mean {options}?)"
-
-
 def _fence(lang: str, body: str, attrs: str = "") -> str:
     longest = max((len(run) for run in _backtick_runs(body)), default=0)
     fence = "`" * max(3, longest + 1)
@@ -621,52 +559,3 @@ def _backtick_runs(text: str) -> list[str]:
     if current:
         runs.append(current)
     return runs
-
-
-def _mismatch(display: str, expected: str, actual: str) -> tuple[str, str]:
-    """The log's one-line summary (the diff's first lines) and the whole diff, for the page."""
-    diff = list(
-        difflib.unified_diff(
-            expected.splitlines(),
-            actual.splitlines(),
-            "core printout",
-            "script output",
-            lineterm="",
-            n=0,
-        )
-    )
-    shown = diff[2:12]
-    more = len(diff) - 2 - len(shown)
-    tail = f" (+{more} more diff lines: the page and --verbose show them all)" if more > 0 else ""
-    whole = "\n".join(
-        difflib.unified_diff(
-            expected.splitlines(),
-            actual.splitlines(),
-            "core printout",
-            "script output",
-            lineterm="",
-        )
-    )
-    message = (
-        f"the output of script {display} differs from the numbers computed from the CSV: "
-        + " | ".join(shown)
-        + tail
-        + "; fix the script or the block's options so both agree"
-    )
-    return message, whole
-
-
-def error_html(message: str, detail: str | None = None) -> str:
-    """The visible in-page error that replaces a broken block when the build is not strict;
-    ``detail`` (a script's whole diff) goes in a closed box under the message."""
-    more = ""
-    if detail:
-        more = (
-            '<details class="selfattn-diff"><summary>The whole diff: core printout (-), '
-            f"script output (+)</summary><pre><code>{html_text(detail)}</code></pre></details>"
-        )
-    return (
-        '<div class="admonition failure selfattn-error">'
-        '<p class="admonition-title">selfattn: this example could not be built</p>'
-        f"<p>{html_text(message)}</p>{more}</div>"
-    )

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from mkdocs_selfattn.block_errors import error_html
 from mkdocs_selfattn.blocks import (
     BlockSpec,
     InlineValue,
@@ -28,7 +29,7 @@ from mkdocs_selfattn.errors import (
     SelfAttnError,
     UseOfFailedExampleError,
 )
-from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver, error_html
+from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver
 from mkdocs_selfattn.inline import did_you_mean, inline_value
 from mkdocs_selfattn.page_memo import file_digest
 

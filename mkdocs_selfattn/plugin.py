@@ -407,7 +407,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             if isinstance(content, str):
                 resolved[token] = content
                 continue
-            from mkdocs_selfattn.example import error_html
+            from mkdocs_selfattn.block_errors import error_html
 
             page_name = _display(self._src_path(page, config), self.project_root)
 

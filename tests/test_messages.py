@@ -13,18 +13,11 @@ from pathlib import Path
 import pytest
 
 from mkdocs_selfattn.attention import compute_document
+from mkdocs_selfattn.block_errors import MERMAID_FENCE_MISSING, error_html
 from mkdocs_selfattn.blocks import InlineValue, find_blocks, find_inline_values, parse_block
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
-from mkdocs_selfattn.example import (
-    MERMAID_FENCE_MISSING,
-    Example,
-    PendingHtml,
-    Pipeline,
-    ResolvedFile,
-    Settings,
-    error_html,
-)
+from mkdocs_selfattn.example import Example, PendingHtml, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.inline import inline_value
 from mkdocs_selfattn.page import ExpandedPage, expand_page, recover_id
 from mkdocs_selfattn.paths import resolve_path

@@ -26,7 +26,7 @@ from sites import (
     seed_block,
 )
 
-from mkdocs_selfattn.example import MERMAID_FENCE_MISSING
+from mkdocs_selfattn.block_errors import MERMAID_FENCE_MISSING
 
 pytestmark = pytest.mark.slow
 
