@@ -69,6 +69,8 @@ class ExpandedPage:
     examples: dict[str, Example] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     """Ids whose defining block failed, with its line, so later uses say so."""
+    unread: list[int] = field(default_factory=list)
+    """Lines of blocks that failed before even their id could be read."""
 
 
 Store = Callable[[str | PendingHtml, bool], str]
@@ -96,6 +98,8 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
             recovered = recover_id(raw.body)
             if recovered is not None:
                 defined_at.setdefault(recovered, raw.start)
+            elif not _USE_LINE.search(raw.body):
+                out.unread.append(raw.start)
 
     rendered: list[list[Piece]] = []
     failed_problem: dict[str, int] = {}
@@ -169,7 +173,7 @@ def _example_id(spec: BlockSpec | BlockError, body: str) -> str | None:
 
 
 _ID_LINE = re.compile(r"""^id[ \t]*:[ \t]*(["']?)([A-Za-z_][\w-]*)\1[ \t]*(?:#.*)?$""")
-_USE_LINE = re.compile(r"^use[ \t]*:")
+_USE_LINE = re.compile(r"^use[ \t]*:", re.M)
 
 
 def recover_id(body: str) -> str | None:
@@ -238,6 +242,12 @@ def _render_block(
                 )
             known = ", ".join(sorted(out.examples)) or "none yet"
             hint = did_you_mean(spec.use, [*out.examples, *defined_at])
+            unread = [line for line in out.unread if line < spec.line]
+            if unread:
+                hint += (
+                    f" (the block of line {unread[-1]} could not be read: fix it first if it "
+                    f"defines '{spec.use}')"
+                )
             raise BlockError(
                 f"'use: {spec.use}' names no example defined above{hint}; "
                 f"ids on this page: {known}",

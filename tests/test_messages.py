@@ -426,3 +426,12 @@ def test_a_label_in_targets_points_at_its_token(tmp_path: Path) -> None:
             "'T' is the display label of 't': write the CSV token",
         )
     ]
+
+
+def test_a_use_after_an_unreadable_block_says_it_may_be_the_one(tmp_path: Path) -> None:
+    page = "```selfattn\n{id: [feared\n```\n\n```selfattn\nuse: feared\n```\n"
+    out = _expand(tmp_path, page, {"data.csv": TWO_TARGETS})
+    assert [p.message for p in out.problems][1:] == [
+        "'use: feared' names no example defined above (the block of line 1 could not be read: "
+        "fix it first if it defines 'feared'); ids on this page: none yet"
+    ]
