@@ -45,6 +45,10 @@ def _duplicate_row_csv() -> str:
     return "\n".join([*lines[:4], lines[2], *lines[4:]])  # line 3 again, as line 5
 
 
+def _uneven_csv() -> str:
+    return "\n".join(line for n, line in enumerate(COURSE_LINES, start=1) if n != 13)
+
+
 TYPO_PAGE = (
     "# Typo\n\n"
     + seed_block().replace("display:", "dispaly:")
@@ -84,10 +88,16 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[Site, Completed]:
         "bad2.md": BAD2_PAGE,
         "dup.md": DUP_PAGE,
         "script.md": SCRIPT_PAGE,
+        # Read first with the option, so the second block gets the result (and its warning)
+        # from the cache.
+        "mixed.md": "# Mixed\n\n"
+        + seed_block(csv="data/uneven.csv", example_id="mixed", extra="mixed_candidates: true"),
+        "uneven.md": "# Uneven\n\n" + seed_block(csv="data/uneven.csv", example_id="uneven"),
     }
     site = new_site(tmp_path_factory.mktemp("messages") / "project", pages)
     site.write("docs/data/bad.csv", _bad_cell_csv())
     site.write("docs/data/dup.csv", _duplicate_row_csv())
+    site.write("docs/data/uneven.csv", _uneven_csv())
     script = COURSE_SCRIPT.read_text(encoding="utf-8")
     assert "return round(x, 3)" in script
     site.write("docs/examples/bad_script.py", script.replace("round(x, 3)", "round(x, 2)"))
@@ -131,6 +141,9 @@ def test_each_mistake_is_one_message_per_build(broken: tuple[Site, Completed]) -
         f"docs/script.md:{script}: selfattn: 1 more use of example 'scripted' on this page skipped",
         f"docs/typo.md:{typo}: selfattn: unknown key 'dispaly'; did you mean 'display'?",
         f"docs/typo.md:{typo}: selfattn: 5 more uses of example 'memo' on this page skipped",
+        "docs/uneven.md:3: selfattn: docs/data/uneven.csv:8: target '씌우지' of document "
+        "'memo_cap_missing' lacks '위험' compared with target '그것' (line 2); give every target "
+        "the same candidates, or set 'mixed_candidates: true' if that is intended",
     ]
 
 
@@ -196,3 +209,10 @@ def test_mermaid_fence_is_needed_only_by_mermaid_views(tmp_path: Path) -> None:
     assert page.count("the &#x27;mermaid&#x27; view needs pymdownx.superfences") == 2
     assert site.article("drawn.md").find_all("table")  # the table view still renders
     assert site.run(strict=True).returncode != 0
+
+
+def test_uneven_targets_still_render(broken: tuple[Site, Completed]) -> None:
+    site, _ = broken
+    for page in ("uneven.md", "mixed.md"):
+        assert "selfattn-error" not in site.html(page)
+        assert "focus_document_rows = 11" in site.article(page).text()
