@@ -21,6 +21,7 @@ from mkdocs_selfattn.example import Example, PendingHtml, Pipeline, ResolvedFile
 from mkdocs_selfattn.inline import inline_value
 from mkdocs_selfattn.page import ExpandedPage, expand_page, recover_id
 from mkdocs_selfattn.paths import resolve_path
+from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.render.mermaid import render_mermaid
 from mkdocs_selfattn.table import parse_table
 
@@ -360,6 +361,9 @@ def test_two_tokens_with_one_label_are_told_apart_in_figures(tmp_path: Path) -> 
     assert [labels(t) for t in ("a", "b", "c")] == ["X (a)", "B", "X (c)"]
     assert [labels.label(t) for t in ("a", "b", "c")] == ["X", "B", "X"]  # tables add the token
     assert "X #40;a#41; · B · X #40;c#41;" in render_mermaid(example.result, labels)
+    svg = render_chart(example.result, labels).svg
+    assert ">X (a)<" in svg
+    assert ">X (c)<" in svg
     # The printout is what the example script prints, with the labels as written.
     assert "X (a)" not in example.printout
     clash = _example(tmp_path, TWO_TARGETS, "display: {a: b}\n")
