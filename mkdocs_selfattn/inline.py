@@ -17,6 +17,7 @@ from mkdocs_selfattn.errors import BlockError, UseOfFailedExampleError
 from mkdocs_selfattn.example import Example
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_list
+from mkdocs_selfattn.results import CandidateResult, TargetResult
 
 T = TypeVar("T")
 _POSITION = re.compile(r"^(?P<token>.+)@(?P<index>-?\d+)$")
@@ -54,12 +55,11 @@ def inline_value(
         except (ValueError, TypeError) as exc:
             raise fail(f"format ':{spec}' does not apply to {value!r} ({exc})") from None
 
-    def target(text: str):  # type: ignore[no-untyped-def]
-        key = lambda t: (t.target, t.target_index)  # noqa: E731
-        found = _pick(result.targets, text, labels, key, fail, "target")
+    def target(text: str) -> TargetResult:
+        found = _pick(result.targets, text, labels, _target_key, fail, "target")
         if not found:
             names = [labels.raw(t.target, t.target_index) for t in result.targets]
-            hint = did_you_mean(text, _names(result.targets, labels, key))
+            hint = did_you_mean(text, _names(result.targets, labels, _target_key))
             raise fail(
                 f"target '{text}' is not shown by this example{hint}; targets: {', '.join(names)}"
             )
@@ -76,11 +76,10 @@ def inline_value(
 
     if q in ("weight", "score"):
         tgt = target(args[0])
-        key = lambda c: (c.token, c.index)  # noqa: E731
-        matches = _pick(tgt.candidates, args[1], labels, key, fail, "candidate")
+        matches = _pick(tgt.candidates, args[1], labels, _candidate_key, fail, "candidate")
         if not matches:
             names = ", ".join(labels.raw(c.token, c.index) for c in tgt.candidates)
-            hint = did_you_mean(args[1], _names(tgt.candidates, labels, key))
+            hint = did_you_mean(args[1], _names(tgt.candidates, labels, _candidate_key))
             raise fail(
                 f"'{args[1]}' is not a candidate of target '{tgt.target}'{hint}; "
                 f"candidates: {names}"
@@ -111,6 +110,14 @@ def inline_value(
         return md_text("[" + ", ".join(number(v) for v in vector) + "]")
     count = result.csv_rows if q == "csv_rows" else result.document_rows
     return str(count) if spec is None else number(count)
+
+
+def _target_key(target: TargetResult) -> tuple[str, int | None]:
+    return target.target, target.target_index
+
+
+def _candidate_key(candidate: CandidateResult) -> tuple[str, int | None]:
+    return candidate.token, candidate.index
 
 
 def _pick(
