@@ -158,10 +158,10 @@ def _problem(exc: SelfAttnError, spec: BlockSpec | BlockError, start: int) -> Pr
         line = exc.line
     elif isinstance(exc, DataError) and exc.key and isinstance(spec, BlockSpec) and spec.example:
         line = spec.example.line_of(exc.key)
-    # A located mistake inside a file is the file's, whichever block read it: once per build.
-    once = None
-    if isinstance(exc, DataError) and exc.line is not None and exc.key is None:
-        once = str(exc)
+    # A located mistake inside a file is the file's, whichever block read it, and a script that
+    # fails the same way for two blocks is one mistake too: once per build.
+    in_file = isinstance(exc, DataError) and exc.line is not None and exc.key is None
+    once = str(exc) if in_file or isinstance(exc, ScriptError) else None
     detail = exc.diff if isinstance(exc, ScriptError) else None
     return Problem(line, str(exc), once=once, detail=detail)
 

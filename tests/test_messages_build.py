@@ -88,6 +88,7 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[Site, Completed]:
         "bad2.md": BAD2_PAGE,
         "dup.md": DUP_PAGE,
         "script.md": SCRIPT_PAGE,
+        "script2.md": SCRIPT_PAGE,  # the same failure again: marked there, logged once
         # Read first with the option, so the second block gets the result (and its warning)
         # from the cache.
         "mixed.md": "# Mixed\n\n"
@@ -182,6 +183,7 @@ def test_a_mismatch_shows_the_whole_diff(broken: tuple[Site, Completed]) -> None
     assert diff.count("\n+") > 10  # more than the log line shows
     line = line_of(SCRIPT_PAGE, "```selfattn")
     assert f"docs/script.md:{line}: selfattn: the whole diff:\n{diff}\n" in result.stderr
+    assert site.html("script2.md").count('<details class="selfattn-diff">') == 1
     page = site.html("script.md")
     details = page.split('<details class="selfattn-diff">', 1)[1].split("</details>", 1)[0]
     assert html.unescape(details.split("<code>", 1)[1].split("</code>", 1)[0]) == diff
