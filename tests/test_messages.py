@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from mkdocs_selfattn.attention import compute_document
 from mkdocs_selfattn.block_errors import MERMAID_FENCE_MISSING, error_html
@@ -22,6 +27,7 @@ from mkdocs_selfattn.inline import inline_value
 from mkdocs_selfattn.page import ExpandedPage, expand_page, recover_id
 from mkdocs_selfattn.paths import resolve_path
 from mkdocs_selfattn.render.chart import render_chart
+from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 from mkdocs_selfattn.table import parse_table
 
@@ -439,3 +445,35 @@ def test_a_use_after_an_unreadable_block_says_it_may_be_the_one(tmp_path: Path) 
         "'use: feared' names no example defined above (the block of line 1 could not be read: "
         "fix it first if it defines 'feared'); ids on this page: none yet"
     ]
+
+
+_NAMES = ("a", "b", "c", "d", "X", "Y")
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from("abcd"), st.sampled_from(_NAMES), max_size=4))
+def test_any_labels_name_one_token_or_are_refused(display: dict[str, str]) -> None:
+    """Whatever labels an author gives, an inline name means exactly one token (the CSV token
+    first, else the one token with that label) or is refused; and figures never show two
+    tokens under one name."""
+    rows = [HEADER] + [f"m,t,{tok},r,{n},{n}" for n, tok in enumerate("abcd", start=1)]
+    result = compute_document(parse_table("\n".join(rows).encode(), source="p.csv"), "m")
+    labels = Labels(display).for_result(result)
+    example = cast(Example, SimpleNamespace(result=result, labels=labels))
+    weights = {c.token: c.weight for c in result.targets[0].candidates}
+    for name in _NAMES:
+        owners = [tok for tok in "abcd" if display.get(tok) == name]
+        if name in weights:
+            assert _inline(example, f"weight t {name}") == repr(round(weights[name], 3))
+        elif len(owners) == 1:
+            assert _inline(example, f"weight t {name}") == repr(round(weights[owners[0]], 3))
+        elif owners:
+            assert "is the label of several candidates" in _inline_error(
+                example, f"weight t {name}"
+            )
+        else:
+            assert "is not a candidate of target 't'" in _inline_error(example, f"weight t {name}")
+    shown = [labels(tok) for tok in "abcd"]
+    assert len(set(shown)) == len(shown), shown
+    for token, name in zip("abcd", shown, strict=True):
+        assert name == token or name not in "abcd", (token, name)  # never another token's name

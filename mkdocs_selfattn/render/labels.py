@@ -54,15 +54,16 @@ class Labels:
                 if cand.index is not None:
                     positions.setdefault(cand.token, set()).add(cand.index)
         repeated = frozenset(token for token, seen in positions.items() if len(seen) > 1)
-        shown_by: dict[str, set[str]] = {}
-        for token in positions.keys() | _tokens(result):
-            shown_by.setdefault(self.display.get(token, token), set()).add(token)
+        # A label reads as another token when it is that token's name or its label.
+        tokens = positions.keys() | _tokens(result)
+        named: dict[str, set[str]] = {}
+        for token in tokens:
+            named.setdefault(token, set()).add(token)
+            named.setdefault(self.display.get(token, token), set()).add(token)
         ambiguous = frozenset(
             token
-            for tokens in shown_by.values()
-            if len(tokens) > 1
             for token in tokens
-            if token in self.display and self.display[token] != token
+            if self.display.get(token, token) != token and len(named[self.display[token]]) > 1
         )
         return replace(self, repeated=repeated, ambiguous=ambiguous)
 
