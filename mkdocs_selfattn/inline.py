@@ -24,9 +24,16 @@ _POSITION = re.compile(r"^(?P<token>.+)@(?P<index>-?\d+)$")
 
 
 def inline_value(
-    item: InlineValue, examples: dict[str, Example], failed: dict[str, int] | None = None
+    item: InlineValue,
+    examples: dict[str, Example],
+    failed: dict[str, int] | None = None,
+    unread: Sequence[int] = (),
 ) -> str:
-    """The markdown text of one inline value; raises :class:`BlockError` naming the page line."""
+    """The markdown text of one inline value; raises :class:`BlockError` naming the page line.
+
+    ``failed`` holds the ids of examples whose block failed (with its line) and ``unread`` the
+    lines of blocks too broken to have an id: a missing id may be one of those.
+    """
     example = examples.get(item.example_id)
     where = f"inline value '{item.example_id} {item.quantity}'"
 
@@ -42,10 +49,13 @@ def inline_value(
         )
     if example is None:
         known = ", ".join(sorted(examples)) or "none"
-        raise fail(
-            f"no example with id '{item.example_id}' on this page"
-            f"{did_you_mean(item.example_id, [*examples, *(failed or {})])}; ids: {known}"
-        )
+        hint = did_you_mean(item.example_id, [*examples, *(failed or {})])
+        if unread:
+            hint += (
+                f" (the block of line {unread[-1]} could not be read: fix it first if it "
+                f"defines '{item.example_id}')"
+            )
+        raise fail(f"no example with id '{item.example_id}' on this page{hint}; ids: {known}")
     result, labels = example.result, example.labels
     q, args, spec = item.quantity, item.args, item.spec
 

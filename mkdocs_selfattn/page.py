@@ -287,7 +287,7 @@ def _fill_inline_values(text: str, out: ExpandedPage, store: Store, skipped: dic
     for item in sorted((f for f in found if isinstance(f, InlineValue)), key=lambda f: f.start):
         pieces.append(text[position : item.start])
         try:
-            pieces.append(inline_value(item, out.examples, out.failed))
+            pieces.append(inline_value(item, out.examples, out.failed, out.unread))
         except UseOfFailedExampleError as exc:
             skipped[exc.example_id] = skipped.get(exc.example_id, 0) + 1
             pieces.append(store(_inline_error_html(str(exc)), False))

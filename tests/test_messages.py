@@ -439,11 +439,16 @@ def test_a_label_in_targets_points_at_its_token(tmp_path: Path) -> None:
 
 
 def test_a_use_after_an_unreadable_block_says_it_may_be_the_one(tmp_path: Path) -> None:
-    page = "```selfattn\n{id: [feared\n```\n\n```selfattn\nuse: feared\n```\n"
+    page = (
+        "```selfattn\n{id: [feared\n```\n\n```selfattn\nuse: feared\n```\n\n"
+        "`{selfattn} feared top t`"
+    )
     out = _expand(tmp_path, page, {"data.csv": TWO_TARGETS})
     assert [p.message for p in out.problems][1:] == [
         "'use: feared' names no example defined above (the block of line 1 could not be read: "
-        "fix it first if it defines 'feared'); ids on this page: none yet"
+        "fix it first if it defines 'feared'); ids on this page: none yet",
+        "inline value 'feared top': no example with id 'feared' on this page (the block of line "
+        "1 could not be read: fix it first if it defines 'feared'); ids: none",
     ]
 
 
