@@ -68,11 +68,8 @@ def _not_found(file: ResolvedFile) -> str:
     folder = file.path.parent
     shown = file.display.rsplit("/", 1)[0] if "/" in file.display else "."
     try:
-        names = [
-            entry.name
-            for entry in itertools.islice(os.scandir(folder), _LISTED_FILES)
-            if entry.is_file()
-        ]
+        with os.scandir(folder) as entries:
+            names = [e.name for e in itertools.islice(entries, _LISTED_FILES) if e.is_file()]
     except OSError:
         return f"file not found; the folder {shown} does not exist"
     close = difflib.get_close_matches(file.path.name, sorted(names), n=3, cutoff=0.6)
