@@ -395,37 +395,56 @@ def compute_document(
     targets: Sequence[str] | None = None,
     groups: Mapping[str, Sequence[str]] | None = None,
     temperature: float = 1.0,
+    check: bool = False,
 ) -> DocumentResult:
-    """Compute only ``document``'s rows; ``targets`` default to all of them in CSV order."""
+    """Compute only ``document``'s rows; ``targets`` default to all of them in CSV order.
+
+    With ``check``, rows that would compute a meaningless number are refused and uneven targets
+    warned about (see :mod:`mkdocs_selfattn.data_checks`); pages always check.
+    """
     if document not in table.documents:
         raise DataError(
             table.source,
-            f"document {document!r} not found; the file has {_listing(table.documents)}",
+            f"document {document!r} not found{_did_you_mean(document, table.documents)}; "
+            f"the file has {_listing(table.documents)}",
+            key="document",
         )
     doc_code = table.documents.index(document)
     part = table.subset(table.document_codes == doc_code)
     results = compute(part, temperature)
+    warnings: tuple[str, ...] = ()
+    if check:
+        from mkdocs_selfattn.data_checks import check_document
+
+        warnings = check_document(results, document)
 
     group_targets = [part.targets[c] for c in results.group_target]
     wanted = list(dict.fromkeys(group_targets)) if targets is None else list(targets)
     if not wanted:
-        raise DataError(table.source, "the list of targets is empty; name at least one target")
+        raise DataError(
+            table.source, "the list of targets is empty; name at least one target", key="targets"
+        )
     missing = [t for t in wanted if t not in group_targets]
     if missing:
+        known = list(dict.fromkeys(group_targets))
         raise DataError(
             table.source,
             f"target(s) {', '.join(repr(m) for m in missing)} not found in document "
-            f"{document!r}; its targets are {_listing(list(dict.fromkeys(group_targets)))}",
+            f"{document!r}{_did_you_mean(missing[0], known)}; its targets are {_listing(known)}",
+            key="targets",
         )
-    candidate_tokens = {part.candidates[c] for c in part.candidate_codes}
+    # Distinct candidates in CSV order (codes number tokens by first appearance in the file).
+    in_order = [part.candidates[c] for c in np.unique(part.candidate_codes)]
+    candidate_tokens = set(in_order)
     for name, members in (groups or {}).items():
         absent = [m for m in members if m not in candidate_tokens]
         if absent:
             raise DataError(
                 table.source,
                 f"group {name!r} names {', '.join(repr(a) for a in absent)}, which is not a "
-                f"candidate of document {document!r}; its candidates are "
-                f"{_listing(sorted(candidate_tokens))}",
+                f"candidate of document {document!r}{_did_you_mean(absent[0], in_order)}; its "
+                f"candidates are {_listing(in_order)}",
+                key="groups",
             )
 
     target_results: list[TargetResult] = []
@@ -443,6 +462,7 @@ def compute_document(
         baseline=tuple(float(v) for v in results.baseline[doc_in_part]),
         targets=tuple(target_results),
         temperature=results.temperature,
+        warnings=warnings,
     )
 
 
@@ -484,6 +504,13 @@ def _target_result(
 def _group_weight(candidates: Sequence[CandidateResult], members: set[str]) -> float:
     # Summed left to right like the chapter's script, so both print the same rounded value.
     return float(sum(c.weight for c in candidates if c.token in members))
+
+
+def _did_you_mean(text: str, options: Sequence[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(text, list(options), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _listing(values: Sequence[str], limit: int = 20) -> str:

@@ -63,6 +63,7 @@ _DEFINE_KEYS = (
     "groups",
     "temperature",
     "script",
+    "mixed_candidates",
 )
 _VIEW_KEYS = ("show", "top", "number_format", "text", "title")
 _ALL_KEYS = ("use", *_DEFINE_KEYS, *_VIEW_KEYS)
@@ -209,6 +210,8 @@ class ExampleSpec:
     groups: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     temperature: float = 1.0
     script: str | None = None
+    mixed_candidates: bool = False
+    """Targets of the document may re-read different candidates (no warning)."""
     key_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def line_of(self, key: str) -> int:
@@ -455,6 +458,7 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
         groups=MappingProxyType(groups),
         temperature=float(temperature),
         script=reader.opt_text("script"),
+        mixed_candidates=_flag(reader, "mixed_candidates"),
         key_lines=MappingProxyType(dict(key_lines)),
     )
     if example.targets is not None and not example.targets:
@@ -462,6 +466,13 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
     if "code" in view.show and example.script is None:
         raise reader.fail("show", "the 'code' view lists the example script: add 'script:'")
     return BlockSpec(line=start, view=view, example=example)
+
+
+def _flag(reader: _Reader, key: str) -> bool:
+    value = reader.data.get(key, False)
+    if not isinstance(value, bool):
+        raise reader.fail(key, f"expected true or false, got {_kind(value)} {_preview(value)}")
+    return value
 
 
 def _columns(reader: _Reader) -> dict[str, str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import difflib
 import io
 from collections import deque
 from collections.abc import Callable
@@ -18,6 +17,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mkdocs_selfattn import __version__
+from mkdocs_selfattn.block_errors import (
+    MERMAID_FENCE_MISSING,
+    error_html,
+    mismatch,
+    read_bytes,
+    read_text,
+    with_label_hint,
+)
 from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
 from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
@@ -31,7 +38,6 @@ from mkdocs_selfattn.jobs import (
     result_payload,
 )
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
-from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.jsonout import result_from_dict
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
@@ -73,6 +79,10 @@ class Settings:
     script_timeout: float = 30.0
     draw_charts: bool = True
     """Off for ``mkdocs-selfattn check``: chart views are still checked, but nothing is drawn."""
+    mermaid_fence: bool = True
+    """Whether the site renders ``mermaid`` fences (MkDocs: a superfences custom fence)."""
+    mixed_candidates: bool = False
+    """Allow targets of one document to re-read different candidates (else a warning)."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +217,9 @@ class Pipeline:
         self._submit = submit
         self.warnings: list[str] = []
         """Problems found while rendering that do not stop the block (e.g. missing glyphs)."""
+        self.shared_warnings: list[str] = []
+        """Like ``warnings``, but about a file or the site rather than the block (a CSV's
+        uneven targets, the missing mermaid fence): adapters log each once per build."""
         self._charts: dict[str, ChartRequest] = {}
         self._result_futures: dict[str, Future[dict[str, Any]]] = {}
         self._chart_jobs: dict[str, ChartJob] = {}
@@ -224,7 +237,7 @@ class Pipeline:
         if self._submit is None:
             return
         csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
-        csv_bytes = _read_bytes(csv_file)
+        csv_bytes = read_bytes(csv_file, "csv")
         key = result_key(spec, csv_bytes)
         request = ComputeRequest.of(key, spec, csv_bytes, csv_file.display)
         if (
@@ -310,11 +323,11 @@ class Pipeline:
 
     def load(self, spec: ExampleSpec, resolver: Resolver) -> Example:
         csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
-        csv_bytes = _read_bytes(csv_file)
+        csv_bytes = read_bytes(csv_file, "csv")
         script_file = script_text = None
         if spec.script is not None:
             script_file = resolver.resolve(spec.script, "script", spec.line_of("script"))
-            script_text = _read_text(script_file)
+            script_text = read_text(script_file, "script")
         key = result_key(spec, csv_bytes)
         result = _cached_result(self.cache.get("result", key))
         if result is None:
@@ -322,16 +335,22 @@ class Pipeline:
             if payload is not None:
                 result = result_from_dict(payload)
             else:
-                result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
+                try:
+                    result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
+                except DataError as exc:
+                    raise with_label_hint(exc, spec) from None
                 payload = result_payload(result)
             self.cache.put("result", key, payload)
         labels = Labels(dict(spec.display)).for_result(result)
-        printout = render_printout(result, labels)
+        printout = render_printout(result, labels.as_written())
         script_output = None
         if script_file is not None and script_text is not None and self.settings.run_scripts:
             script_output = self._script_output(script_file, script_text, csv_bytes, resolver)
             if script_output != printout:
-                raise ScriptError(_mismatch(script_file.display, printout, script_output))
+                message, diff = mismatch(script_file.display, printout, script_output)
+                raise ScriptError(message, diff=diff)
+        if not (spec.mixed_candidates or self.settings.mixed_candidates):
+            self.shared_warnings += result.warnings
         return Example(
             spec=spec,
             csv=csv_file,
@@ -379,6 +398,9 @@ class Pipeline:
                 pieces.append(("late", to_html([table])))
             elif name == "csv":
                 pieces.append(("late", to_html([self._csv_rows(example)])))
+            elif name == "mermaid" and not self.settings.mermaid_fence:
+                pieces.append(("html", error_html(MERMAID_FENCE_MISSING)))
+                self.shared_warnings.append(MERMAID_FENCE_MISSING)
             elif name == "mermaid":
                 source = render_mermaid(
                     example.result,
@@ -525,24 +547,6 @@ def _cached_result(payload: object) -> DocumentResult | None:
         return None
 
 
-def _read_bytes(file: ResolvedFile) -> bytes:
-    try:
-        return file.path.read_bytes()
-    except FileNotFoundError:
-        raise DataError(file.display, "file not found; check the path") from None
-    except IsADirectoryError:
-        raise DataError(file.display, "is a folder, not a file") from None
-    except OSError as exc:
-        raise DataError(file.display, f"cannot be read ({exc.strerror or exc})") from None
-
-
-def _read_text(file: ResolvedFile) -> str:
-    try:
-        return _read_bytes(file).decode("utf-8")
-    except UnicodeDecodeError:
-        raise DataError(file.display, "is not UTF-8 text") from None
-
-
 def _fence(lang: str, body: str, attrs: str = "") -> str:
     longest = max((len(run) for run in _backtick_runs(body)), default=0)
     fence = "`" * max(3, longest + 1)
@@ -562,34 +566,3 @@ def _backtick_runs(text: str) -> list[str]:
     if current:
         runs.append(current)
     return runs
-
-
-def _mismatch(display: str, expected: str, actual: str) -> str:
-    diff = list(
-        difflib.unified_diff(
-            expected.splitlines(),
-            actual.splitlines(),
-            "core printout",
-            "script output",
-            lineterm="",
-            n=0,
-        )
-    )
-    shown = diff[2:12]
-    more = len(diff) - 2 - len(shown)
-    tail = f" (+{more} more diff lines)" if more > 0 else ""
-    return (
-        f"the output of script {display} differs from the numbers computed from the CSV: "
-        + " | ".join(shown)
-        + tail
-        + "; fix the script or the block's options so both agree"
-    )
-
-
-def error_html(message: str) -> str:
-    """The visible in-page error that replaces a broken block when the build is not strict."""
-    return (
-        '<div class="admonition failure selfattn-error">'
-        '<p class="admonition-title">selfattn: this example could not be built</p>'
-        f"<p>{html_text(message)}</p></div>"
-    )

@@ -121,13 +121,16 @@ class SelfAttnPreprocessor(Preprocessor):
         for problem in expanded.problems:
             if page_name is not None:
                 where = f"{page_name}:{problem.line}" if problem.line else page_name
-                message = f"{where}: selfattn: {problem.message}"
+                head = f"{where}: selfattn: "
             else:
                 where = f"line {problem.line}" if problem.line else "page"
-                message = f"selfattn: {where}: {problem.message}"
+                head = f"selfattn: {where}: "
             if ext.getConfig("on_error") == "fail":
-                raise SelfAttnError(message)
-            log.warning(message)
+                raise SelfAttnError(head + problem.message)
+            for text in problem.lines:
+                log.warning(head + text)
+            if problem.detail:
+                log.debug("%s%s", head, problem.detail)
         return expanded.markdown.split("\n")
 
 

@@ -8,10 +8,12 @@ Python-Markdown's own HTML stash) and in how problems are reported.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from mkdocs_selfattn.block_errors import error_html
 from mkdocs_selfattn.blocks import (
     BlockSpec,
     InlineValue,
@@ -20,9 +22,15 @@ from mkdocs_selfattn.blocks import (
     find_inline_values,
     parse_block,
 )
-from mkdocs_selfattn.errors import BlockError, SelfAttnError
-from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver, error_html
-from mkdocs_selfattn.inline import inline_value
+from mkdocs_selfattn.errors import (
+    BlockError,
+    DataError,
+    ScriptError,
+    SelfAttnError,
+    UseOfFailedExampleError,
+)
+from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver
+from mkdocs_selfattn.inline import did_you_mean, inline_value
 from mkdocs_selfattn.page_memo import file_digest
 
 
@@ -32,6 +40,18 @@ class Problem:
 
     line: int | None
     message: str
+    once: str | None = None
+    """Set when the mistake is in a file or the site, not in this block (a bad CSV cell read by
+    several blocks): adapters log a problem with the same ``once`` only the first time a build
+    meets it, and the page still shows its error."""
+    summary: str | None = None
+    """A second line for the log: the uses of this failed example that were skipped."""
+    detail: str | None = None
+    """Too long for the log line (a script's whole diff): adapters log it at debug level."""
+
+    @property
+    def lines(self) -> list[str]:
+        return [self.message] if self.summary is None else [self.message, self.summary]
 
 
 @dataclass
@@ -49,6 +69,8 @@ class ExpandedPage:
     examples: dict[str, Example] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     """Ids whose defining block failed, with its line, so later uses say so."""
+    unread: list[int] = field(default_factory=list)
+    """Lines of blocks that failed before even their id could be read."""
 
 
 Store = Callable[[str | PendingHtml, bool], str]
@@ -71,24 +93,51 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
         if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
             defined_at.setdefault(spec.example.id, spec.line)
 
+    for raw, spec in zip(blocks, parsed, strict=True):
+        if isinstance(spec, BlockError):
+            recovered = recover_id(raw.body)
+            if recovered is not None:
+                defined_at.setdefault(recovered, raw.start)
+            elif not _USE_LINE.search(raw.body):
+                out.unread.append(raw.start)
+
     rendered: list[list[Piece]] = []
+    failed_problem: dict[str, int] = {}
+    skipped: dict[str, int] = {}
     for raw, spec in zip(blocks, parsed, strict=True):
         try:
             if isinstance(spec, BlockError):
                 raise spec
             pieces = _render_block(spec, out, defined_at, pipeline, resolver)
-        except SelfAttnError as exc:
-            line = exc.line if isinstance(exc, BlockError) and exc.line else raw.start
-            out.problems.append(Problem(line, str(exc)))
+        except UseOfFailedExampleError as exc:
+            skipped[exc.example_id] = skipped.get(exc.example_id, 0) + 1
             pieces = [("html", error_html(str(exc)))]
-            if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
-                out.failed.setdefault(spec.example.id, raw.start)
+        except SelfAttnError as exc:
+            out.problems.append(_problem(exc, spec, raw.start))
+            pieces = [("html", error_html(str(exc), out.problems[-1].detail))]
+            failed_id = _example_id(spec, raw.body)
+            if (
+                failed_id is not None
+                and failed_id not in out.failed
+                and failed_id not in out.examples
+            ):
+                out.failed[failed_id] = raw.start
+                failed_problem[failed_id] = len(out.problems) - 1
         for message in pipeline.warnings:
             out.problems.append(Problem(raw.start, message))
+        for message in pipeline.shared_warnings:
+            out.problems.append(Problem(raw.start, message, once=message))
         pipeline.warnings.clear()
+        pipeline.shared_warnings.clear()
         rendered.append(pieces)
 
-    lines = _fill_inline_values(text, out, store).split("\n")
+    lines = _fill_inline_values(text, out, store, skipped).split("\n")
+    for example_id, count in skipped.items():
+        if example_id in failed_problem:
+            index = failed_problem[example_id]
+            uses = "use" if count == 1 else "uses"
+            summary = f"{count} more {uses} of example '{example_id}' on this page skipped"
+            out.problems[index] = replace(out.problems[index], summary=summary)
     for raw, pieces in reversed(list(zip(blocks, rendered, strict=True))):
         body: list[str] = []
         for kind, content in pieces:
@@ -110,6 +159,44 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
 def _is_blank(line: str) -> bool:
     """Empty, or empty inside a blockquote (only ``>`` markers)."""
     return not line.replace(">", "").strip()
+
+
+def _problem(exc: SelfAttnError, spec: BlockSpec | BlockError, start: int) -> Problem:
+    """The page problem for a failed block, at the line of the key it is about."""
+    line = start
+    if isinstance(exc, BlockError) and exc.line:
+        line = exc.line
+    elif isinstance(exc, DataError) and exc.key and isinstance(spec, BlockSpec) and spec.example:
+        line = spec.example.line_of(exc.key)
+    # A located mistake inside a file is the file's, whichever block read it, and a script that
+    # fails the same way for two blocks is one mistake too: once per build.
+    in_file = isinstance(exc, DataError) and exc.line is not None and exc.key is None
+    once = str(exc) if in_file or isinstance(exc, ScriptError) else None
+    detail = exc.diff if isinstance(exc, ScriptError) else None
+    return Problem(line, str(exc), once=once, detail=detail)
+
+
+def _example_id(spec: BlockSpec | BlockError, body: str) -> str | None:
+    if isinstance(spec, BlockSpec):
+        return spec.example.id if spec.example is not None else None
+    return recover_id(body)
+
+
+_ID_LINE = re.compile(r"""^id[ \t]*:[ \t]*(["']?)([A-Za-z_][\w-]*)\1[ \t]*(?:#.*)?$""")
+_USE_LINE = re.compile(r"^use[ \t]*:", re.M)
+
+
+def recover_id(body: str) -> str | None:
+    """The ``id:`` of a block whose YAML could not be read, from its raw text, so that the blocks
+    and inline values using it say it failed rather than that it does not exist."""
+    found = None
+    for line in body.split("\n"):
+        if _USE_LINE.match(line):
+            return None
+        match = _ID_LINE.match(line)
+        if match and found is None:
+            found = match[2]
+    return found
 
 
 def prefetch_page(text: str, *, pipeline: Pipeline, resolver: Resolver) -> None:
@@ -150,9 +237,10 @@ def _render_block(
     if spec.use is not None:
         example = out.examples.get(spec.use)
         if example is None and spec.use in out.failed:
-            raise BlockError(
+            raise UseOfFailedExampleError(
                 f"'use: {spec.use}' shows the example of line {out.failed[spec.use]}, which "
                 "failed; fix that block first",
+                example_id=spec.use,
                 line=spec.line,
             )
         if example is None:
@@ -163,8 +251,16 @@ def _render_block(
                     line=spec.line,
                 )
             known = ", ".join(sorted(out.examples)) or "none yet"
+            hint = did_you_mean(spec.use, [*out.examples, *defined_at])
+            unread = [line for line in out.unread if line < spec.line]
+            if unread:
+                hint += (
+                    f" (the block of line {unread[-1]} could not be read: fix it first if it "
+                    f"defines '{spec.use}')"
+                )
             raise BlockError(
-                f"'use: {spec.use}' names no example defined above; ids on this page: {known}",
+                f"'use: {spec.use}' names no example defined above{hint}; "
+                f"ids on this page: {known}",
                 line=spec.line,
             )
         return pipeline.views(example, spec.view, spec.line)
@@ -194,14 +290,17 @@ def _lexical(display: str, resolver: Resolver) -> Path:
     return Path(os.path.normpath(resolver.project_root / display))
 
 
-def _fill_inline_values(text: str, out: ExpandedPage, store: Store) -> str:
+def _fill_inline_values(text: str, out: ExpandedPage, store: Store, skipped: dict[str, int]) -> str:
     found = find_inline_values(text)
     pieces: list[str] = []
     position = 0
     for item in sorted((f for f in found if isinstance(f, InlineValue)), key=lambda f: f.start):
         pieces.append(text[position : item.start])
         try:
-            pieces.append(inline_value(item, out.examples, out.failed))
+            pieces.append(inline_value(item, out.examples, out.failed, out.unread))
+        except UseOfFailedExampleError as exc:
+            skipped[exc.example_id] = skipped.get(exc.example_id, 0) + 1
+            pieces.append(store(_inline_error_html(str(exc)), False))
         except BlockError as exc:
             out.problems.append(Problem(exc.line, str(exc)))
             pieces.append(store(_inline_error_html(str(exc)), False))

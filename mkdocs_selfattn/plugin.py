@@ -66,14 +66,6 @@ CSS = """\
 .md-typeset span.selfattn-error { color: var(--md-accent-fg-color, #d32f2f); font-weight: 700; }
 """
 
-MERMAID_YAML = """\
-markdown_extensions:
-  - pymdownx.superfences:
-      custom_fences:
-        - name: mermaid
-          class: mermaid
-          format: !!python/name:pymdownx.superfences.fence_code_format"""
-
 
 class SelfAttnConfig(base.Config):  # type: ignore[no-untyped-call]
     cache_dir = c.Type(str, default=".cache/selfattn")
@@ -99,6 +91,8 @@ class SelfAttnConfig(base.Config):  # type: ignore[no-untyped-call]
     chart_workers = Checked(chart_workers_problem)
     """Processes that compute and draw the examples the cache cannot answer while pages render
     (default: one fewer than the cores, 1 to 4); 0 does it all in the build process itself."""
+    mixed_candidates = c.Type(bool, default=False)
+    """Allow the targets of a document to re-read different candidates (else a warning)."""
     mermaid_js = c.Choice(("bundled", "cdn", "off"), default="bundled")
     """bundled: serve the mermaid 11 shipped with the plugin (works offline); cdn: leave
     mkdocs-material's CDN default; off: the site loads mermaid itself."""
@@ -136,6 +130,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.problems: list[str] = []
         """Every message reported this build (strict checks them at the end)."""
         self._rendering: Rendering | None = None
+        self._reported: set[str] = set()
+        """Problems of files or of the site already logged this build (see Problem.once)."""
+        self._mermaid_fence = True
         self.project_root = Path.cwd()
         self.docs_dir = str(Path.cwd())
 
@@ -148,7 +145,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._reset()
-        _require_mermaid_fence(config)
+        self._mermaid_fence = _has_mermaid_fence(config)
         # `mkdocs build -f -` reads the config from stdin: then the project is the working folder.
         config_file = config.config_file_path
         project_root = Path(config_file).resolve().parent if config_file else Path.cwd()
@@ -200,6 +197,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 run_scripts=self.config.scripts,
                 script_timeout=float(self.config.script_timeout),
                 draw_charts=self.draw_charts,
+                mermaid_fence=self._mermaid_fence,
+                mixed_candidates=self.config.mixed_candidates,
             )
             if self._pool is not None:
                 # One chart drawing in each worker and one more waiting: a worker never idles,
@@ -317,7 +316,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         return expanded
 
     def _leftover(self, page: Rendering | None, line: int | None, message: str) -> str:
-        from mkdocs_selfattn.example import error_html
+        from mkdocs_selfattn.block_errors import error_html
 
         if page is not None:
             # Not memoised: a page with a problem is rebuilt, and reports it, every time.
@@ -369,7 +368,15 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
         expanded = expand_page(markdown, pipeline=self.pipeline, resolver=resolver, store=store)
         for problem in expanded.problems:
-            self._report(page_name, problem.line, [problem.message])
+            if problem.once is not None and problem.once in self._reported:
+                continue  # logged for an earlier block; this one is only marked on its page
+            if problem.once is not None:
+                self._reported.add(problem.once)
+            self._report(page_name, problem.line, problem.lines)
+            if problem.detail:
+                log.debug(
+                    "%s:%s: selfattn: the whole diff:\n%s", page_name, problem.line, problem.detail
+                )
         self.used_files |= expanded.files
         if expanded.problems:
             self.used_files |= named_files(markdown, resolver)
@@ -396,6 +403,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             "chart_fonts",
             "scripts",
             "script_timeout",
+            "mixed_candidates",
         )
         return {
             "version": __version__,
@@ -406,6 +414,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             "docs_dir": self.docs_dir,
             "root": str(self.project_root),
             "options": {name: self.config[name] for name in options},
+            "mermaid_fence": self._mermaid_fence,
             "matplotlib": matplotlib_version(),
         }
 
@@ -461,7 +470,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             if isinstance(content, str):
                 resolved[token] = content
                 continue
-            from mkdocs_selfattn.example import error_html
+            from mkdocs_selfattn.block_errors import error_html
 
             page_name = _display(self._src_path(page, config), self.project_root)
 
@@ -626,14 +635,12 @@ def replace_slots(html: str, slots: dict[str, str]) -> str:
     return _SLOT.sub(swap, html)
 
 
-def _require_mermaid_fence(config: MkDocsConfig) -> None:
+def _has_mermaid_fence(config: MkDocsConfig) -> bool:
+    """Whether ``mermaid`` fences become diagrams; only blocks showing the view need it."""
     fences = (config.mdx_configs.get("pymdownx.superfences") or {}).get("custom_fences") or []
     has_superfences = "pymdownx.superfences" in config.markdown_extensions
-    if has_superfences and any(isinstance(f, dict) and f.get("name") == "mermaid" for f in fences):
-        return
-    raise PluginError(
-        "selfattn: the mermaid view needs pymdownx.superfences with a 'mermaid' custom fence. "
-        f"Add this to mkdocs.yml:\n{MERMAID_YAML}"
+    return has_superfences and any(
+        isinstance(f, dict) and f.get("name") == "mermaid" for f in fences
     )
 
 

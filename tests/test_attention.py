@@ -212,7 +212,8 @@ def test_unknown_document_lists_the_documents(course: CandidateTable) -> None:
     with pytest.raises(DataError) as caught:
         compute_document(course, "memo_missing")
     assert str(caught.value) == (
-        f"{COURSE}: document 'memo_missing' not found; the file has "
+        f"{COURSE}: document 'memo_missing' not found (did you mean 'memo_cap_missing'?); "
+        "the file has "
         "'memo_cap_missing', 'memo_pressure_hold', 'memo_flow_alarm'"
     )
 

@@ -143,7 +143,7 @@ def _printable(text: str) -> str:
 
 class _PrintableLabels(Labels):
     def __init__(self, inner: Labels) -> None:
-        super().__init__(inner.display, inner.repeated)
+        super().__init__(inner.display, inner.repeated, inner.ambiguous)
 
     def __call__(self, token: str, index: int | None = None) -> str:
         return _printable(super().__call__(token, index))

@@ -53,7 +53,7 @@ def _plain(text: str) -> Cell:
 
 
 def _token(labels: Labels, token: str, index: int | None = None, style: str = "") -> Cell:
-    shown, raw = labels(token, index), labels.raw(token, index)
+    shown, raw = labels.label(token, index), labels.raw(token, index)
     if shown == raw:
         return (Span(raw, style),)
     return (Span(shown, style), Span(" "), Span(f"({raw})", "small"))
