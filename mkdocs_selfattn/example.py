@@ -11,7 +11,7 @@ import csv
 import difflib
 import io
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +43,7 @@ from mkdocs_selfattn.render.tables import (
     target_tables,
     to_html,
 )
+from mkdocs_selfattn.render.words import CHART, MERMAID, TABLE, page_word, primary, words
 from mkdocs_selfattn.results import DocumentResult
 
 
@@ -177,7 +178,7 @@ _POLL_S = 0.05
 
 Piece = tuple[str, "str | PendingHtml"]
 """("md", markdown), ("html", raw HTML that must bypass markdown) or ("late", raw HTML that
-bypasses markdown and the search index: tables and charts, which are numbers, and charts may
+bypasses markdown and the search index: tables, figures and charts, which are numbers (charts may
 still be drawing). The plugin puts "late" pieces in after search has indexed the page, which
 keeps the index to the prose and the printout and saves parsing every table cell for it."""
 
@@ -242,7 +243,7 @@ class Pipeline:
                 display=tuple(spec.display.items()),
                 style=self.settings.chart,
                 number_format=number_format,
-                text=tuple(view.text.items()),
+                text=tuple(chart_text(view).items()),
                 title=view.title,
             )
 
@@ -306,12 +307,13 @@ class Pipeline:
 
     # -- loading ------------------------------------------------------------------------------
 
-    def load(self, spec: ExampleSpec, resolver: Resolver) -> Example:
+    def load(self, spec: ExampleSpec, resolver: Resolver, language: str | None = None) -> Example:
+        """``language``: the page's, for a localised script (see :func:`localized_script`)."""
         csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
         csv_bytes = _read_bytes(csv_file)
         script_file = script_text = None
         if spec.script is not None:
-            script_file = resolver.resolve(spec.script, "script", spec.line_of("script"))
+            script_file = localized_script(spec, resolver, language)
             script_text = _read_text(script_file)
         key = result_key(spec, csv_bytes)
         result = _cached_result(self.cache.get("result", key))
@@ -327,7 +329,9 @@ class Pipeline:
         printout = render_printout(result, labels)
         script_output = None
         if script_file is not None and script_text is not None and self.settings.run_scripts:
-            script_output = self._script_output(script_file, script_text, csv_bytes, resolver)
+            script_output = self._script_output(
+                script_file, script_text, csv_bytes, resolver, language
+            )
             if script_output != printout:
                 raise ScriptError(_mismatch(script_file.display, printout, script_output))
         return Example(
@@ -344,11 +348,17 @@ class Pipeline:
         )
 
     def _script_output(
-        self, script: ResolvedFile, text: str, csv_bytes: bytes, resolver: Resolver
+        self,
+        script: ResolvedFile,
+        text: str,
+        csv_bytes: bytes,
+        resolver: Resolver,
+        language: str | None = None,
     ) -> str:
         from mkdocs_selfattn.scripts import run_script
 
-        key = content_key("script", text, csv_bytes, str(script.path), str(resolver.project_root))
+        root = str(resolver.project_root)
+        key = content_key("script", text, csv_bytes, str(script.path), root, language)
         cached = self.cache.get("script", key)
         if isinstance(cached, str):
             return cached
@@ -357,6 +367,7 @@ class Pipeline:
             cwd=resolver.project_root,
             timeout=self.settings.script_timeout,
             display=script.display,
+            language=language,
         )
         self.cache.put("script", key, run.stdout)
         return run.stdout
@@ -368,12 +379,16 @@ class Pipeline:
         pieces: list[Piece] = []
         for name in view.show:
             if name == "output":
-                pieces.append(("md", self._output(example)))
+                pieces.append(("md", self._output(example, view.language)))
             elif name == "table":
-                tables = target_tables(example.result, example.labels, number_format, view.text)
+                tables = target_tables(
+                    example.result, example.labels, number_format, _text(TABLE, view)
+                )
                 pieces.append(("late", to_html(tables)))
             elif name == "compare":
-                table = compare_table(example.result, example.labels, number_format, view.text)
+                table = compare_table(
+                    example.result, example.labels, number_format, _text(TABLE, view)
+                )
                 pieces.append(("late", to_html([table])))
             elif name == "csv":
                 pieces.append(("late", to_html([self._csv_rows(example)])))
@@ -383,24 +398,22 @@ class Pipeline:
                     example.labels,
                     top=view.top,
                     number_format=number_format,
-                    text=view.text,
+                    text=_text(MERMAID, view),
                 )
-                pieces.append(("md", _fence("mermaid", source)))
+                # As superfences' mermaid fence writes it, but late: no figure source in search.
+                pieces.append(("late", mermaid_html(source)))
             elif name == "chart":
                 pieces.append(("late", self._chart(example, view, number_format)))
             elif name == "code":
                 pieces.append(("md", self._code(example, line)))
         return pieces
 
-    def _output(self, example: Example) -> str:
+    def _output(self, example: Example, language: str | None) -> str:
         if example.script_output is not None:
             return _fence("text", example.script_output)
         fence = _fence("text", example.printout)
         if example.script is not None:
-            return (
-                fence + "\n\n*The example script was not run for this build "
-                "(scripts are switched off); this is the core's printout.*"
-            )
+            return fence + "\n\n" + page_word("scripts_off", language)
         return fence
 
     def _code(self, example: Example, line: int) -> str:
@@ -430,7 +443,7 @@ class Pipeline:
         cached = _cached_chart(self.cache.get("chart", key))
         if cached is not None:
             return self._finish_chart(None, *cached)
-        args = (example.result, example.labels, style, number_format, dict(view.text), view.title)
+        args = (example.result, example.labels, style, number_format, chart_text(view), view.title)
 
         def finish(svg: str, missing: list[str]) -> str:
             return self._finish_chart(key, svg, missing)
@@ -492,7 +505,7 @@ def chart_key(
         list(style.colors),
         list(style.fonts),
         number_format,
-        dict(view.text),
+        chart_text(view),
         view.title,
         matplotlib_version(),
     )
@@ -579,10 +592,48 @@ def _mismatch(display: str, expected: str, actual: str) -> str:
     )
 
 
-def error_html(message: str) -> str:
+def error_html(message: str, language: str | None = None) -> str:
     """The visible in-page error that replaces a broken block when the build is not strict."""
     return (
         '<div class="admonition failure selfattn-error">'
-        '<p class="admonition-title">selfattn: this example could not be built</p>'
+        f'<p class="admonition-title">{html_text(page_word("error_title", language))}</p>'
         f"<p>{html_text(message)}</p></div>"
     )
+
+
+def mermaid_html(source: str) -> str:
+    """What pymdownx.superfences makes of a ``mermaid`` fence (fence_code_format)."""
+    body = source.rstrip("\n").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return f'<pre class="mermaid"><code>{body}</code></pre>'
+
+
+def _text(catalogue: Mapping[str, Mapping[str, str]], view: ViewOptions) -> dict[str, str]:
+    """A view's words: the plugin's in the page's language, then the block's own ``text:``."""
+    return {**words(catalogue, view.language), **view.text}
+
+
+def chart_text(view: ViewOptions) -> dict[str, str]:
+    return _text(CHART, view)
+
+
+def localized_script(spec: ExampleSpec, resolver: Resolver, language: str | None) -> ResolvedFile:
+    """``script.LANG.py`` beside ``script.py`` for a page in LANG (or its primary subtag), as
+    mkdocs-static-i18n localises files; else the script itself, which gets the language in
+    ``SELFATTN_LANG``."""
+    assert spec.script is not None
+    line = spec.line_of("script")
+    base = resolver.resolve(spec.script, "script", line)
+    if not language:
+        return base
+    head, dot, suffix = spec.script.rpartition(".")
+    if not dot or "/" in suffix:
+        head, suffix = spec.script, ""
+    for code in dict.fromkeys((language, primary(language))):
+        raw = f"{head}.{code}" + (f".{suffix}" if suffix else "")
+        try:
+            candidate = resolver.resolve(raw, "script", line)
+        except BlockError:
+            continue
+        if candidate.path.is_file():
+            return candidate
+    return base

@@ -11,6 +11,7 @@ import os
 import posixpath
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from mkdocs_selfattn.page_memo import KIND as MEMO_KIND
 from mkdocs_selfattn.page_memo import PageMemo, file_digest, memo_key
 from mkdocs_selfattn.paths import resolve_path
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.site_language import add_once, page_language, uses_i18n
 from mkdocs_selfattn.workers import WorkerPool, default_workers
 
 if TYPE_CHECKING:
@@ -46,12 +48,7 @@ MERMAID_CDN = "https://unpkg.com/mermaid@11/dist/mermaid.min.js"
 CSS_URI = "assets/stylesheets/selfattn.css"
 OUTSIDE_DOCS_URI = "assets/selfattn-data"
 
-CSS = """\
-.md-typeset .selfattn-chart-box { margin: 1em 0; overflow-x: auto; }
-.md-typeset .selfattn-chart-box svg.selfattn-chart { width: 100%; height: auto; max-width: 46rem; }
-.md-typeset .selfattn-chart-box svg.selfattn-chart text { fill: currentColor; }
-.md-typeset span.selfattn-error { color: var(--md-accent-fg-color, #d32f2f); font-weight: 700; }
-"""
+CSS_FILE = VENDOR / "selfattn.css"
 
 MERMAID_YAML = """\
 markdown_extensions:
@@ -153,9 +150,11 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.project_root = project_root
         self.docs_dir = str(Path(config.docs_dir).resolve())
         if self.config.mermaid_js == "bundled":
-            config.extra_javascript.append(MERMAID_URI)
-        config.extra_css.append(CSS_URI)
-        if self._pool is not None:
+            add_once(config.extra_javascript, MERMAID_URI)
+        add_once(config.extra_css, CSS_URI)
+        # With mkdocs-static-i18n the pages of this build are known only once it has rewritten
+        # the file list: the look-ahead waits for on_files.
+        if self._pool is not None and not uses_i18n(config):
             self._look_ahead(config)
         return config
 
@@ -201,17 +200,21 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 )
         return folder
 
+    @event_priority(-110)  # after mkdocs-static-i18n (-100) has chosen this language's files
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        # Both from real files: mkdocs-static-i18n sorts files by their source path.
         if self.config.mermaid_js == "bundled":
             files.append(
                 File.generated(
                     config, MERMAID_URI, abs_src_path=str(VENDOR / "mermaid" / "mermaid.min.js")
                 )
             )
-        files.append(File.generated(config, CSS_URI, content=CSS))
+        files.append(File.generated(config, CSS_URI, abs_src_path=str(CSS_FILE)))
+        if self._pool is not None and uses_i18n(config):
+            self._look_ahead(config, files.documentation_pages())
         return files
 
-    def _look_ahead(self, config: MkDocsConfig) -> None:
+    def _look_ahead(self, config: MkDocsConfig, files: Sequence[File] | None = None) -> None:
         """Before MkDocs lists files or renders a page, send what the cache cannot answer to the
         worker, which then imports, computes and draws on the other core while this process
         works. Done here rather than in on_files, because listing the theme's files alone
@@ -224,21 +227,22 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         from mkdocs.utils import meta
 
         assert self._cache is not None
-        pages: list[tuple[File, Path, str]] = []
-        for file in _markdown_files(config):
+        pages: list[tuple[File, Path, str, str | None]] = []
+        for file in _markdown_files(config) if files is None else files:
             try:
                 source = file.content_string
             except (OSError, ValueError):
                 continue
             if "selfattn" not in source:
                 continue
-            markdown, _ = meta.get_data(source)
+            markdown, front = meta.get_data(source)
             src_path = _file_path(file, config)
-            key = memo_key(markdown, self._memo_context(file, src_path))
+            language = page_language(file, front, config)
+            key = memo_key(markdown, self._memo_context(file, src_path, language))
             self._looked[file.src_uri] = (markdown, file.url, key)
             memo = PageMemo.from_payload(self._cache.peek(MEMO_KIND, key))
             if memo is None or not memo.inputs_unchanged(self._digest):
-                pages.append((file, src_path, markdown))
+                pages.append((file, src_path, markdown, language))
         # Hashes taken here are not reused by the pages: a hook or plugin may still rewrite a
         # CSV (in on_pre_build, say) before the page that reads it is rendered.
         self._digests.clear()
@@ -246,10 +250,12 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             return
         from mkdocs_selfattn.page import prefetch_page
 
-        for file, src_path, markdown in pages:
+        for file, src_path, markdown, language in pages:
             resolver = _PageResolver(self, config, src_path, file.url)
             try:
-                prefetch_page(markdown, pipeline=self.pipeline, resolver=resolver)
+                prefetch_page(
+                    markdown, pipeline=self.pipeline, resolver=resolver, language=language
+                )
             except Exception as exc:  # an optimisation must never be what stops a build
                 log.debug("selfattn: look-ahead skipped %s (%r)", file.src_uri, exc)
         sent = self.pipeline.start_prefetch()
@@ -276,11 +282,12 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         seed = (self._nonce + page.file.src_uri).encode()
         prefix = "SELFATTNSLOT" + hashlib.sha1(seed).hexdigest()[:10]
 
+        language = page_language(page.file, page.meta, config)
         looked = self._looked.pop(page.file.src_uri, None)
         if looked is not None and looked[:2] == (markdown, page.url):
             key = looked[2]
         else:
-            key = memo_key(markdown, self._memo_context(page.file, src_path))
+            key = memo_key(markdown, self._memo_context(page.file, src_path, language))
         memo = PageMemo.from_payload(self._cache.get(MEMO_KIND, key))
         if memo is not None and memo.inputs_unchanged(self._digest):
             slots.update(memo.slots_for(prefix))
@@ -306,7 +313,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 slots[token] = html
             return token
 
-        expanded = expand_page(markdown, pipeline=self.pipeline, resolver=resolver, store=store)
+        expanded = expand_page(
+            markdown, pipeline=self.pipeline, resolver=resolver, store=store, language=language
+        )
         for problem in expanded.problems:
             self._report(page_name, problem.line, [problem.message])
         self.used_files |= expanded.files
@@ -323,7 +332,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             )
         return expanded.markdown
 
-    def _memo_context(self, file: File, src_path: Path) -> dict[str, Any]:
+    def _memo_context(self, file: File, src_path: Path, language: str | None) -> dict[str, Any]:
         """Everything besides the markdown and the files its blocks read that shapes a page."""
         options = (
             "number_format",
@@ -340,6 +349,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             "src": file.src_uri,
             "path": str(src_path),
             "url": file.url,
+            "language": language,
             "docs_dir": self.docs_dir,
             "root": str(self.project_root),
             "options": {name: self.config[name] for name in options},
@@ -405,7 +415,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 resolved[token] = content.resolve()
             except Exception as exc:  # a worker failure (any kind) must not end the build
                 message = f"the chart could not be drawn ({type(exc).__name__}: {exc})"
-                resolved[token] = error_html(message)
+                resolved[token] = error_html(message, page_language(page.file, page.meta, config))
                 self.pipeline.warnings.append(message)
             self._report(page_name, content.line, self.pipeline.warnings)
         return resolved

@@ -222,7 +222,25 @@ def test_mermaid_view(project: Path, update_goldens: bool) -> None:
     pipeline, example = _load(project)
     kind, text = _view(pipeline, example, "mermaid")
     check_golden(golden_name("mermaid", kind), text, update_goldens)
-    assert text.startswith("```mermaid\nflowchart TD\n")
+    # Raw HTML (kept out of the search index), exactly what superfences made of the fence.
+    assert kind == "late"
+    assert text.startswith('<pre class="mermaid"><code>flowchart TD\n')
+    assert text == _superfences_mermaid(pipeline, example)
+
+
+def _superfences_mermaid(pipeline: Pipeline, example: Example) -> str:
+    import markdown
+    from pymdownx.superfences import fence_code_format
+
+    from mkdocs_selfattn.render.mermaid import render_mermaid
+
+    fence = "```mermaid\n" + render_mermaid(example.result, example.labels) + "```"
+    mermaid = {"name": "mermaid", "class": "mermaid", "format": fence_code_format}
+    md = markdown.Markdown(
+        extensions=["pymdownx.superfences"],
+        extension_configs={"pymdownx.superfences": {"custom_fences": [mermaid]}},
+    )
+    return md.convert(fence)
 
 
 def test_mermaid_view_options(project: Path, update_goldens: bool) -> None:

@@ -53,7 +53,7 @@ def render_mermaid(
                 candidates.append((cand.token, cand.index))
     lines = [
         "flowchart TD",
-        f"  doc{_label(t('document'), mermaid_label(result.document))}",
+        f"  doc{_label(t('document'), mermaid_label(labels(result.document)))}",
         "  cand"
         + _label(
             t("candidates"), " · ".join(mermaid_label(labels(tok, idx)) for tok, idx in candidates)
