@@ -272,6 +272,10 @@ class Pipeline:
             job.future = self._submit(fn, *args)
             self._in_flight.append(job)
 
+    def unclaimed(self) -> tuple[int, int]:
+        """Results and charts sent ahead that no page has taken (yet)."""
+        return len(self._result_futures), len(self._chart_jobs)
+
     def unqueue(self, job: ChartJob) -> None:
         with contextlib.suppress(ValueError):
             self._queue.remove(job)

@@ -477,6 +477,12 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         return server
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self._pipeline is not None:
+            # Work sent ahead that no page claimed: the look-ahead saw a page other than the
+            # one that was built (see site_language.py). Only ever spent time, so only logged.
+            log.debug(
+                "selfattn: look-ahead unclaimed: %d results, %d charts", *self._pipeline.unclaimed()
+            )
         if self._server is not None:
             self._watch_new_files(config)
 

@@ -104,7 +104,7 @@ def chapter(language: str, shared: str) -> str:
 ```selfattn
 use: memo
 from: {shared}
-show: [output, table, compare, mermaid, chart]
+show: [code, output, table, compare, mermaid, chart]
 ```
 
 {PROSE[language]}
