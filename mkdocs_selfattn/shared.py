@@ -120,7 +120,9 @@ def _entries(text: str, display: str) -> dict[str, tuple[str, int]]:
         if value.flow_style:
             body = text[value.start_mark.index : value.end_mark.index]
         else:
-            chunk = lines[value.start_mark.line : value.end_mark.line + 1]
+            # A block mapping ends where the next key starts (column 0 of its line).
+            end = value.end_mark.line + (1 if value.end_mark.column > 0 else 0)
+            chunk = lines[value.start_mark.line : end]
             chunk[0] = " " * value.start_mark.column + chunk[0][value.start_mark.column :]
             body = _dedent("\n".join(chunk))
         found[str(key.value)] = (body, value.start_mark.line)
