@@ -116,7 +116,13 @@ class SelfAttnPreprocessor(Preprocessor):
             content = html.resolve() if isinstance(html, PendingHtml) else html
             return str(self.md.htmlStash.store(content))
 
-        expanded = expand_page(text, pipeline=ext.pipeline, resolver=resolver, store=store)
+        expanded = expand_page(
+            text,
+            pipeline=ext.pipeline,
+            resolver=resolver,
+            store=store,
+            language=str(ext.getConfig("language") or "") or None,
+        )
         for problem in expanded.problems:
             if page_name is not None:
                 where = f"{page_name}:{problem.line}" if problem.line else page_name
@@ -146,6 +152,7 @@ class SelfAttnExtension(Extension):
             "chart_colors": [list(DEFAULT_COLORS), "Bar colours, one per target."],
             "chart_fonts": [list(DEFAULT_FONTS), "Chart font families, CJK included."],
             "on_error": ["warn", "warn: log and show the error in the page; fail: raise."],
+            "language": ["", "The pages' language (labels keyed by language, built-in words)."],
         }
         super().__init__(**kwargs)
         self._pipeline: Pipeline | None = None
