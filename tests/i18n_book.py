@@ -70,8 +70,8 @@ CHART_TITLES = {
 PROSE = {
     "ko": "그것이 절연캡에 주는 가중치는 `{selfattn} memo weight 그것 절연캡`이고, 묶음은 "
     "`{selfattn} memo group 그것 cap_plus_not_applied :.1%`이다.",
-    "en": "It gives the insulating cap `{selfattn} memo weight 그것 절연캡`; the bundle is "
-    "`{selfattn} memo group 그것 cap_plus_not_applied :.1%`.",
+    "en": "It gives the insulating cap a weight of `{selfattn} memo weight 그것 절연캡`; "
+    "the bundle is `{selfattn} memo group 그것 cap_plus_not_applied :.1%` in all.",
     "zh": "它给绝缘帽的权重是 `{selfattn} memo weight 그것 절연캡`，合计 "
     "`{selfattn} memo group 그것 cap_plus_not_applied :.1%`。",
 }
@@ -124,7 +124,8 @@ title: {{ko: "{CHART_TITLES["ko"]}", en: "{CHART_TITLES["en"]}", zh: "{CHART_TIT
 show: [output, chart]
 ```
 
-`{{selfattn}} pressure top 그것` · `{{selfattn}} pressure weight 그것 압력`
+Pressure memo — top: `{{selfattn}} pressure top 그것`;
+weight: `{{selfattn}} pressure weight 그것 압력` (pressure)
 """
 
 

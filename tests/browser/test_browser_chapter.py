@@ -107,13 +107,15 @@ def read_source(path: Path, language: str = "zh") -> Source:
 
 def _shared(options: dict[str, Any], docs: Path, language: str) -> dict[str, Any]:
     """A ``use:``/``from:`` block as the defining block it stands for, in ``language``."""
-    if "from" not in options:
-        return options
-    shared = yaml.safe_load((docs / str(options["from"]).lstrip("/")).read_text(encoding="utf-8"))
-    definition = dict(shared[str(options["use"])])
-    definition["display"] = (definition.get("display") or {}).get(language) or {}
-    rest = {k: v for k, v in options.items() if k not in ("use", "from")}
-    return {**definition, "id": str(options["use"]), **rest}
+    if "from" in options:
+        path = docs / str(options["from"]).lstrip("/")
+        definition = dict(yaml.safe_load(path.read_text(encoding="utf-8"))[str(options["use"])])
+        rest = {k: v for k, v in options.items() if k not in ("use", "from")}
+        options = {**definition, "id": str(options["use"]), **rest}
+    display = options.get("display") or {}
+    if any(isinstance(v, dict) for v in display.values()):  # labels keyed by language
+        options = {**options, "display": display.get(language) or {}}
+    return options
 
 
 def _block_views(options: dict[str, Any], examples: dict[str, Example]) -> list[View]:
