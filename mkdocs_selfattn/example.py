@@ -30,11 +30,12 @@ from mkdocs_selfattn.jobs import (
     render_chart_job,
     result_payload,
 )
+from mkdocs_selfattn.languages import localized_script
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.jsonout import result_from_dict
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.mermaid import render_mermaid
+from mkdocs_selfattn.render.mermaid import mermaid_html, render_mermaid
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import (
     Table,
@@ -43,7 +44,7 @@ from mkdocs_selfattn.render.tables import (
     target_tables,
     to_html,
 )
-from mkdocs_selfattn.render.words import CHART, MERMAID, TABLE, page_word, primary, words
+from mkdocs_selfattn.render.words import CHART, MERMAID, TABLE, page_word, words
 from mkdocs_selfattn.results import DocumentResult
 
 
@@ -605,12 +606,6 @@ def error_html(message: str, language: str | None = None) -> str:
     )
 
 
-def mermaid_html(source: str) -> str:
-    """What pymdownx.superfences makes of a ``mermaid`` fence (fence_code_format)."""
-    body = source.rstrip("\n").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return f'<pre class="mermaid"><code>{body}</code></pre>'
-
-
 def _text(catalogue: Mapping[str, Mapping[str, str]], view: ViewOptions) -> dict[str, str]:
     """A view's words: the plugin's in the page's language, then the block's own ``text:``."""
     return {**words(catalogue, view.language), **view.text}
@@ -618,26 +613,3 @@ def _text(catalogue: Mapping[str, Mapping[str, str]], view: ViewOptions) -> dict
 
 def chart_text(view: ViewOptions) -> dict[str, str]:
     return _text(CHART, view)
-
-
-def localized_script(spec: ExampleSpec, resolver: Resolver, language: str | None) -> ResolvedFile:
-    """``script.LANG.py`` beside ``script.py`` for a page in LANG (or its primary subtag), as
-    mkdocs-static-i18n localises files; else the script itself, which gets the language in
-    ``SELFATTN_LANG``."""
-    assert spec.script is not None
-    line = spec.line_of("script")
-    base = resolver.resolve(spec.script, "script", line)
-    if not language:
-        return base
-    head, dot, suffix = spec.script.rpartition(".")
-    if not dot or "/" in suffix:
-        head, suffix = spec.script, ""
-    for code in dict.fromkeys((language, primary(language))):
-        raw = f"{head}.{code}" + (f".{suffix}" if suffix else "")
-        try:
-            candidate = resolver.resolve(raw, "script", line)
-        except BlockError:
-            continue
-        if candidate.path.is_file():
-            return candidate
-    return base

@@ -11,11 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
+from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.words import primary
+
+
+class _File(Protocol):
+    @property
+    def path(self) -> Path: ...
+
+
+F = TypeVar("F", bound=_File, covariant=True)
+
+
+class _Resolves(Protocol[F]):
+    def resolve(self, raw: str, key: str, line: int) -> F: ...
+
 
 T = TypeVar("T")
 
@@ -49,3 +64,26 @@ def localize_view(view: ViewOptions, language: str | None) -> ViewOptions:
     if view.title_by_language:
         title = pick(view.title_by_language, language)
     return replace(view, text=text, title=title, language=language)
+
+
+def localized_script(spec: ExampleSpec, resolver: _Resolves[F], language: str | None) -> F:
+    """``script.LANG.py`` beside ``script.py`` for a page in LANG (or its primary subtag), as
+    mkdocs-static-i18n localises files; else the script itself, which gets the language in
+    ``SELFATTN_LANG``."""
+    assert spec.script is not None
+    line = spec.line_of("script")
+    base = resolver.resolve(spec.script, "script", line)
+    if not language:
+        return base
+    head, dot, suffix = spec.script.rpartition(".")
+    if not dot or "/" in suffix:
+        head, suffix = spec.script, ""
+    for code in dict.fromkeys((language, primary(language))):
+        raw = f"{head}.{code}" + (f".{suffix}" if suffix else "")
+        try:
+            candidate = resolver.resolve(raw, "script", line)
+        except BlockError:
+            continue
+        if candidate.path.is_file():
+            return candidate
+    return base

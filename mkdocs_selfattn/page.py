@@ -26,7 +26,7 @@ from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resol
 from mkdocs_selfattn.inline import inline_value
 from mkdocs_selfattn.languages import localize_spec, localize_view
 from mkdocs_selfattn.page_memo import file_digest
-from mkdocs_selfattn.shared import load_shared
+from mkdocs_selfattn.shared import SharedExample, load_shared
 
 
 @dataclass(frozen=True)
@@ -139,9 +139,10 @@ def prefetch_page(
             charts.setdefault(spec.use, []).append(localize_view(spec.view, language))
     for spec in specs:
         try:
-            example = _definition(spec, resolver, language)
-            if example is None:
+            found = _definition(spec, resolver, language)
+            if found is None:
                 continue
+            example = found[0]
             view = localize_view(spec.view, language)
             views = [view] if "chart" in view.show else []
             if example.id is not None:
@@ -151,13 +152,15 @@ def prefetch_page(
             continue
 
 
-def _definition(spec: BlockSpec, resolver: Resolver, language: str | None) -> ExampleSpec | None:
+def _definition(
+    spec: BlockSpec, resolver: Resolver, language: str | None
+) -> tuple[ExampleSpec, SharedExample | None] | None:
     """The example a block defines, on the page or by ``from:`` (localised), else nothing."""
     if spec.example is not None:
-        return localize_spec(spec.example, language)
+        return localize_spec(spec.example, language), None
     if spec.use is not None and spec.source is not None:
         shared = load_shared(spec.source, spec.use, resolver, spec.line)
-        return localize_spec(shared.spec, language)
+        return localize_spec(shared.spec, language), shared
     return None
 
 
@@ -191,10 +194,10 @@ def _render_block(
                 line=spec.line,
             )
         return pipeline.views(example, view, spec.line)
-    definition = _definition(spec, resolver, language)
-    assert definition is not None
-    if spec.source is not None:
-        shared = load_shared(spec.source, definition.id or "", resolver, spec.line)
+    found = _definition(spec, resolver, language)
+    assert found is not None
+    definition, shared = found
+    if shared is not None:
         out.files.add(shared.path)
         out.digests[shared.path] = file_digest(shared.data)
         out.links[_lexical(shared.display, resolver)] = shared.path

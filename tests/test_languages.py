@@ -13,14 +13,8 @@ from sites import COURSE_CSV, COURSE_CSV_REL, parse_html, table_rows
 from mkdocs_selfattn.blocks import BlockSpec, find_blocks, parse_block
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import BlockError, DataError
-from mkdocs_selfattn.example import (
-    Pipeline,
-    ResolvedFile,
-    Settings,
-    error_html,
-    localized_script,
-)
-from mkdocs_selfattn.languages import localize_spec, localize_view, pick
+from mkdocs_selfattn.example import Pipeline, ResolvedFile, Settings, error_html
+from mkdocs_selfattn.languages import localize_spec, localize_view, localized_script, pick
 from mkdocs_selfattn.page import expand_page
 from mkdocs_selfattn.paths import resolve_path
 from mkdocs_selfattn.render.words import CHART, MERMAID, PAGE, TABLE, primary, words

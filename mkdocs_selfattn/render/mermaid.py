@@ -85,3 +85,10 @@ def render_mermaid(
             "  class " + ",".join(f"r{n}" for n in range(n_targets)) + " result",
         ]
     return "\n".join(lines) + "\n"
+
+
+def mermaid_html(source: str) -> str:
+    """What pymdownx.superfences makes of a ``mermaid`` fence (``fence_code_format``), so the
+    figure can bypass markdown and the search index and still read exactly as a fence would."""
+    body = source.rstrip("\n").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return f'<pre class="mermaid"><code>{body}</code></pre>'
