@@ -65,7 +65,7 @@ _DEFINE_KEYS = (
     "script",
 )
 _VIEW_KEYS = ("show", "top", "number_format", "text", "title")
-_ALL_KEYS = ("use", "from", *_DEFINE_KEYS, *_VIEW_KEYS)
+_ALL_KEYS = ("use", *_DEFINE_KEYS, *_VIEW_KEYS, "from")
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
 _ID = re.compile(r"^[A-Za-z_][\w-]*$")

@@ -301,7 +301,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         from mkdocs_selfattn.page import expand_page
 
         page_name = _display(src_path, self.project_root)
-        resolver = _PageResolver(self, config, src_path, page.url)
+        # With mkdocs-static-i18n, a file is published where its language's build puts it.
+        i18n_files = files if uses_i18n(config) else None
+        resolver = _PageResolver(self, config, src_path, page.url, i18n_files)
 
         from mkdocs_selfattn.example import PendingHtml as Pending
 
@@ -514,8 +516,17 @@ class _PendingMemo:
 class _PageResolver:
     """Paths as a page sees them: relative to its file, ``/`` for docs_dir, never outside."""
 
-    def __init__(self, plugin: SelfAttnPlugin, config: MkDocsConfig, src: Path, url: str) -> None:
+    def __init__(
+        self,
+        plugin: SelfAttnPlugin,
+        config: MkDocsConfig,
+        src: Path,
+        url: str,
+        files: Files | None = None,
+    ) -> None:
         self.plugin = plugin
+        self.files = files
+        """The build's files, to link to a file where it is published (not where it lies)."""
         self.project_root = plugin.project_root
         self.docs_dir = Path(config.docs_dir).resolve()
         self.src = src
@@ -535,7 +546,12 @@ class _PageResolver:
         return ResolvedFile(path=path, display=display, link=self._link(path))
 
     def _link(self, path: Path) -> str:
-        return get_relative_url(self.plugin.site_uri(path), self.url)
+        uri = self.plugin.site_uri(path)
+        if self.files is not None and self.docs_dir in path.parents:
+            file = self.files.get_file_from_path(uri)
+            if file is not None:
+                uri = file.url
+        return get_relative_url(uri, self.url)
 
 
 _HOLDER_HEAD = '<div class="selfattn-late" data-search-exclude data-selfattn="'

@@ -113,7 +113,7 @@ Inline maths for arithmatex: $w_i = \\mathrm{{softmax}}(s)_i$.
 
 ```selfattn
 id: pressure
-csv: /{COURSE_CSV_REL.removeprefix("docs/")}
+csv: memo.csv
 document: memo_pressure_hold
 targets: [그것, 재기동]
 vectors: [evidence_pack, evidence_cap, evidence_action]
@@ -121,7 +121,7 @@ display: {{en: {_flow(pressure["en"])}, zh: {_flow(pressure["zh"])}}}
 groups: {{pressure_unstable: [압력, 불안정]}}
 script: /examples/pressure.py
 title: {{ko: "{CHART_TITLES["ko"]}", en: "{CHART_TITLES["en"]}", zh: "{CHART_TITLES["zh"]}"}}
-show: [output, chart]
+show: [output, chart, csv]
 ```
 
 Pressure memo — top: `{{selfattn}} pressure top 그것`;
@@ -250,6 +250,8 @@ def write_book(root: Path, structure: str, *, plugin: bool = True) -> Path:
             path = docs / page_path(structure, language, name)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
+            # A CSV beside the chapter: in the folder layout, one in each language's folder.
+            shutil.copyfile(COURSE_CSV, path.parent / "memo.csv")
     config = CONFIG.format(structure=structure)
     if not plugin:
         config = config.replace('  - selfattn:\n      cache_dir: ""\n', "")

@@ -112,6 +112,16 @@ def test_every_page_loads_each_asset_once(book: Book) -> None:
             assert target.is_file(), (path, asset)
 
 
+def test_download_links_reach_the_published_csv(book: Book) -> None:
+    for language in LANGUAGES:
+        page = book.site / site_url(language, CHAPTER) / "index.html"
+        links = [a.attrs["href"] for a in parse_html(book.html(language)).find_all("a")]
+        csv_links = [href for href in links if href.endswith("memo.csv")]
+        assert csv_links, language
+        for href in csv_links:
+            assert (page.parent / href).resolve().is_file(), (language, href)
+
+
 def _printouts(article: Node) -> list[str]:
     return [pre.text() for pre in article.find_all("pre") if pre.text().startswith("csv_rows =")]
 
