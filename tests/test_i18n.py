@@ -1,6 +1,7 @@
 """Three-language books with mkdocs-static-i18n, both layouts, built for real (see i18n_book.py).
 
-Each layout is built once per module with ``mkdocs build --strict`` in a subprocess, together with
+Each layout is built once per module with ``mkdocs build --strict`` in a subprocess (the suffix
+layout also with ``properdocs build --strict``), together with
 search (``lang``), minify, git-revision-date-localized, arithmatex and ``navigation.instant``; the
 tests then read the pages and the search index of every language.
 """
@@ -51,11 +52,11 @@ class Book:
         return article
 
 
-def _build(config: Path) -> subprocess.CompletedProcess[str]:
+def _build(config: Path, generator: str = "mkdocs") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env["NO_MKDOCS_2_WARNING"] = "1"
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config)],
+        [sys.executable, "-m", generator, "build", "--strict", "-f", str(config)],
         cwd=config.parent,
         capture_output=True,
         text=True,
@@ -66,11 +67,13 @@ def _build(config: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture(scope="module", params=["suffix", "folder"])
+@pytest.fixture(
+    scope="module", params=[("suffix", "mkdocs"), ("folder", "mkdocs"), ("suffix", "properdocs")]
+)
 def book(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Book:
-    structure = str(request.param)
-    root = tmp_path_factory.mktemp(f"book-{structure}")
-    done = _build(write_book(root, structure))
+    structure, generator = request.param
+    root = tmp_path_factory.mktemp(f"book-{structure}-{generator}")
+    done = _build(write_book(root, structure), generator)
     assert done.returncode == 0, done.stderr
     return Book(root, structure, done.stderr)
 
