@@ -202,7 +202,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     @event_priority(-110)  # after mkdocs-static-i18n (-100) has chosen this language's files
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
-        # Both from real files: mkdocs-static-i18n sorts files by their source path.
+        # From real files, not content: mkdocs-static-i18n reads every file's source path.
         if self.config.mermaid_js == "bundled":
             files.append(
                 File.generated(
@@ -217,8 +217,10 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def _look_ahead(self, config: MkDocsConfig, files: Sequence[File] | None = None) -> None:
         """Before MkDocs lists files or renders a page, send what the cache cannot answer to the
         worker, which then imports, computes and draws on the other core while this process
-        works. Done here rather than in on_files, because listing the theme's files alone
-        takes a tenth of a second of the worker's head start.
+        works. Done in on_config rather than in on_files, because listing the theme's files
+        alone takes a tenth of a second of the worker's head start; with mkdocs-static-i18n it
+        waits for on_files, since only that plugin's file list says which pages (and which
+        languages) this build renders.
 
         Pages whose memo holds are skipped, so a warm build starts no worker. Best effort: the
         walk sees the Markdown files in docs_dir, and anything it cannot read or parse is left
