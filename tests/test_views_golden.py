@@ -429,3 +429,13 @@ def test_two_charts_on_one_page_have_disjoint_ids(project: Path) -> None:
     # Every internal reference points at an id of the same chart.
     for ref in re.findall(r'(?:href="#|url\(#)([^")]+)', first):
         assert ref in ids_first
+
+
+@pytest.mark.parametrize("language", ["ko", "zh"])
+def test_views_in_the_page_language(project: Path, update_goldens: bool, language: str) -> None:
+    """The plugin's own words in Korean and Chinese (the English goldens are the ones above)."""
+    pipeline, example = _load(project)
+    for name in ("table", "compare", "mermaid"):
+        kind, text = _view(pipeline, example, name, language=language)
+        check_golden(f"{name}_{language}.{'md' if kind == 'md' else 'html'}", text, update_goldens)
+        assert "candidate" not in text
