@@ -105,6 +105,7 @@ def chapter(language: str, shared: str) -> str:
 use: memo
 from: {shared}
 show: [code, output, table, compare, mermaid, chart]
+text: {{en: {{top: strongest}}}}
 ```
 
 {PROSE[language]}

@@ -141,6 +141,10 @@ def test_labels_and_words_per_language(book: Book) -> None:
         assert f"{_label(language, '절연캡')} weight = 0.43 " in memo
         assert f"target_token = {PRESSURE_LABELS[language].get('그것', '그것')}\n" in pressure
         table_words = words(TABLE, language)
+        # The block's own words, keyed by language, win for English only.
+        top = "strongest" if language == "en" else table_words["top"]
+        captions = [visible_text(p) for p in article.find_all("p") if " · " in visible_text(p)]
+        assert f" · {top}: " in captions[0], captions
         headers = [table_rows(t)[0] for t in article.find_all("table")]
         assert headers[0][:4] == [table_words[k] for k in ("candidate", "role", "score", "weight")]
         # The group name has a label too (none in Korean: the name itself).

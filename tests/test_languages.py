@@ -232,3 +232,32 @@ def test_a_localised_script_is_preferred(project: Path) -> None:
     assert localized_script(spec.example, resolver, "en-GB").path.name == "memo.en.py"
     assert localized_script(spec.example, resolver, "zh").path.name == "memo.py"
     assert localized_script(spec.example, resolver, None).path.name == "memo.py"
+
+
+def test_document_ids_and_group_names_have_labels(project: Path) -> None:
+    page = (
+        f"```selfattn\nid: m\ncsv: {CSV}\ndocument: memo_cap_missing\ntargets: [그것]\n"
+        "groups: {cap: [절연캡, 씌우지]}\n"
+        "display: {en: {memo_cap_missing: the cap memo, cap: cap + not fitted}}\n"
+        "show: [output, compare, mermaid]\n```\n"
+    )
+    stored: list[str] = []
+
+    def store(html: object, late: bool) -> str:
+        stored.append(str(html))
+        return "X"
+
+    out = expand_page(
+        page,
+        pipeline=Pipeline(Settings(), Cache(None)),
+        resolver=_Resolver(project),
+        store=store,
+        language="en",
+    )
+    assert out.problems == []
+    compare, mermaid = stored
+    assert [row[0] for row in table_rows(parse_html(compare).find("table"))][-1] == (
+        "cap + not fitted"
+    )
+    assert 'doc["document&lt;br/&gt;the cap memo"]' in mermaid
+    assert "cap_weight = " in out.markdown  # the printout keeps the name the script prints

@@ -112,9 +112,10 @@ def _shared(options: dict[str, Any], docs: Path, language: str) -> dict[str, Any
         definition = dict(yaml.safe_load(path.read_text(encoding="utf-8"))[str(options["use"])])
         rest = {k: v for k, v in options.items() if k not in ("use", "from")}
         options = {**definition, "id": str(options["use"]), **rest}
-    display = options.get("display") or {}
-    if any(isinstance(v, dict) for v in display.values()):  # labels keyed by language
-        options = {**options, "display": display.get(language) or {}}
+    for key in ("display", "text"):
+        value = options.get(key) or {}
+        if any(isinstance(v, dict) for v in value.values()):  # keyed by language
+            options = {**options, key: value.get(language) or {}}
     return options
 
 
