@@ -261,3 +261,20 @@ def test_document_ids_and_group_names_have_labels(project: Path) -> None:
     )
     assert 'doc["document&lt;br/&gt;the cap memo"]' in mermaid
     assert "cap_weight = " in out.markdown  # the printout keeps the name the script prints
+
+
+def test_page_language_front_matter_then_i18n_locale_then_theme(tmp_path: Path) -> None:
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import File
+
+    from mkdocs_selfattn.site_language import page_language
+
+    (tmp_path / "docs").mkdir()
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text("site_name: x\ntheme:\n  name: material\n  language: zh\n", "utf-8")
+    config = load_config(config_file=str(config_file))
+    file = File("a.md", str(tmp_path / "docs"), str(tmp_path / "site"), True)
+    assert page_language(file, {}, config) == "zh"
+    file.locale = "ko"  # type: ignore[attr-defined]  # what mkdocs-static-i18n sets
+    assert page_language(file, {}, config) == "ko"
+    assert page_language(file, {"selfattn_language": "en"}, config) == "en"
