@@ -101,9 +101,9 @@ def _entries(text: str, display: str) -> dict[str, tuple[str, int]]:
         node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f"{display}:{mark.line + 1}" if mark is not None else display
+        line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
-        raise DataError(where, f"invalid YAML: {problem}") from None
+        raise DataError(display, f"invalid YAML: {problem}", line=line) from None
     if node is None:
         return {}
     if not isinstance(node, yaml.MappingNode):
@@ -113,10 +113,10 @@ def _entries(text: str, display: str) -> dict[str, tuple[str, int]]:
     for key, value in node.value:
         if not isinstance(key, yaml.ScalarNode) or not isinstance(value, yaml.MappingNode):
             line = key.start_mark.line + 1
-            raise DataError(f"{display}:{line}", "each entry is ID: followed by its keys")
+            raise DataError(display, "each entry is ID: followed by its keys", line=line)
         if key.value in found:
             line = key.start_mark.line + 1
-            raise DataError(f"{display}:{line}", f"example '{key.value}' is defined twice")
+            raise DataError(display, f"example '{key.value}' is defined twice", line=line)
         if value.flow_style:
             body = text[value.start_mark.index : value.end_mark.index]
         else:
