@@ -73,6 +73,9 @@ class Settings:
     chart: ChartStyle = field(default_factory=ChartStyle)
     run_scripts: bool = True
     script_timeout: float = 30.0
+    mermaid: tuple[str, str] | None = ("pre", "mermaid")
+    """How the site's superfences writes a mermaid fence, (element, class), so the view can be
+    that HTML (kept out of the search index); None: a site formatter of its own, so a fence."""
 
 
 @dataclass(frozen=True)
@@ -405,8 +408,11 @@ class Pipeline:
                     number_format=number_format,
                     text=_text(MERMAID, view),
                 )
-                # As superfences' mermaid fence writes it, but late: no figure source in search.
-                pieces.append(("late", mermaid_html(source)))
+                if self.settings.mermaid is None:
+                    pieces.append(("md", _fence("mermaid", source)))
+                else:
+                    # As superfences writes the fence, but late: no figure source in search.
+                    pieces.append(("late", mermaid_html(source, *self.settings.mermaid)))
             elif name == "chart":
                 pieces.append(("late", self._chart(example, view, number_format)))
             elif name == "code":

@@ -117,6 +117,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.problem_count = 0
         self.project_root = Path.cwd()
         self.docs_dir = str(Path.cwd())
+        self._mermaid: tuple[str, str] | None = ("pre", "mermaid")
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -126,7 +127,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._reset()
-        _require_mermaid_fence(config)
+        self._mermaid = _require_mermaid_fence(config)
         # `mkdocs build -f -` reads the config from stdin: then the project is the working folder.
         config_file = config.config_file_path
         project_root = Path(config_file).resolve().parent if config_file else Path.cwd()
@@ -176,6 +177,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 ),
                 run_scripts=self.config.scripts,
                 script_timeout=float(self.config.script_timeout),
+                mermaid=self._mermaid,
             )
             if self._pool is not None:
                 # One chart drawing in each worker and one more waiting: a worker never idles,
@@ -357,6 +359,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             "docs_dir": self.docs_dir,
             "root": str(self.project_root),
             "options": {name: self.config[name] for name in options},
+            "mermaid": self._mermaid,
             "matplotlib": matplotlib_version(),
         }
 
@@ -592,11 +595,23 @@ def replace_slots(html: str, slots: dict[str, str]) -> str:
     return _SLOT.sub(swap, html)
 
 
-def _require_mermaid_fence(config: MkDocsConfig) -> None:
+def _require_mermaid_fence(config: MkDocsConfig) -> tuple[str, str] | None:
+    """The site's mermaid fence as (element, class) when superfences' own formatter writes it,
+    None for a formatter of the site's own; a PluginError when there is no mermaid fence."""
     fences = (config.mdx_configs.get("pymdownx.superfences") or {}).get("custom_fences") or []
     has_superfences = "pymdownx.superfences" in config.markdown_extensions
-    if has_superfences and any(isinstance(f, dict) and f.get("name") == "mermaid" for f in fences):
-        return
+    mermaid = [f for f in fences if isinstance(f, dict) and f.get("name") == "mermaid"]
+    if has_superfences and mermaid:
+        fence = mermaid[-1]
+        formatter = fence.get("format")
+        element = None
+        if getattr(formatter, "__module__", "") == "pymdownx.superfences":
+            names = {"fence_code_format": "pre", "fence_div_format": "div"}
+            element = names.get(getattr(formatter, "__name__", ""))
+        class_name = fence.get("class")
+        if element is None or not isinstance(class_name, str) or not class_name:
+            return None
+        return element, class_name
     raise PluginError(
         "selfattn: the mermaid view needs pymdownx.superfences with a 'mermaid' custom fence. "
         f"Add this to mkdocs.yml:\n{MERMAID_YAML}"

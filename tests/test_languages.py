@@ -278,3 +278,34 @@ def test_page_language_front_matter_then_i18n_locale_then_theme(tmp_path: Path) 
     file.locale = "ko"  # type: ignore[attr-defined]  # what mkdocs-static-i18n sets
     assert page_language(file, {}, config) == "ko"
     assert page_language(file, {"selfattn_language": "en"}, config) == "en"
+
+
+@pytest.mark.parametrize(
+    ("formatter", "expected"),
+    [
+        ("pymdownx.superfences.fence_code_format", ("pre", "mermaid")),
+        ("pymdownx.superfences.fence_div_format", ("div", "mermaid")),
+        ("pymdownx.superfences.fence_code_format\n          class: diagram", ("pre", "diagram")),
+        ("html.escape", None),  # a formatter the plugin cannot copy: the view stays a fence
+    ],
+)
+def test_the_mermaid_view_copies_the_sites_fence(
+    tmp_path: Path, formatter: str, expected: tuple[str, str] | None
+) -> None:
+    from mkdocs.config import load_config
+
+    from mkdocs_selfattn.plugin import _require_mermaid_fence
+    from mkdocs_selfattn.render.mermaid import mermaid_html
+
+    name, _, extra = formatter.partition("\n")
+    cls = "" if extra else "\n          class: mermaid"
+    (tmp_path / "docs").mkdir()
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text(
+        "site_name: x\nmarkdown_extensions:\n  - pymdownx.superfences:\n      custom_fences:\n"
+        f"        - name: mermaid{cls}\n{extra and extra + chr(10)}"
+        f"          format: !!python/name:{name}\n",
+        "utf-8",
+    )
+    assert _require_mermaid_fence(load_config(config_file=str(config_file))) == expected
+    assert mermaid_html("a --> b\n", "div", "m") == '<div class="m">a --&gt; b</div>'

@@ -87,8 +87,11 @@ def render_mermaid(
     return "\n".join(lines) + "\n"
 
 
-def mermaid_html(source: str) -> str:
-    """What pymdownx.superfences makes of a ``mermaid`` fence (``fence_code_format``), so the
-    figure can bypass markdown and the search index and still read exactly as a fence would."""
+def mermaid_html(source: str, element: str = "pre", class_name: str = "mermaid") -> str:
+    """What pymdownx.superfences makes of a ``mermaid`` fence (``fence_code_format`` for
+    ``pre``, ``fence_div_format`` for ``div``), so the figure can bypass markdown and the search
+    index and still read exactly as the fence would."""
     body = source.rstrip("\n").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return f'<pre class="mermaid"><code>{body}</code></pre>'
+    if element == "div":
+        return f'<div class="{class_name}">{body}</div>'
+    return f'<pre class="{class_name}"><code>{body}</code></pre>'
