@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.escape import html_text
+from mkdocs_selfattn.render.words import page_word
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.blocks import ExampleSpec
@@ -112,7 +113,7 @@ def mismatch(display: str, expected: str, actual: str) -> tuple[str, str]:
     return message, whole
 
 
-def error_html(message: str, detail: str | None = None) -> str:
+def error_html(message: str, detail: str | None = None, language: str | None = None) -> str:
     """The visible in-page error that replaces a broken block when the build is not strict;
     ``detail`` (a script's whole diff) goes in a closed box under the message."""
     more = ""
@@ -123,6 +124,6 @@ def error_html(message: str, detail: str | None = None) -> str:
         )
     return (
         '<div class="admonition failure selfattn-error">'
-        '<p class="admonition-title">selfattn: this example could not be built</p>'
+        f'<p class="admonition-title">{html_text(page_word("error_title", language))}</p>'
         f"<p>{html_text(message)}</p>{more}</div>"
     )

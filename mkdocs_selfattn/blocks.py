@@ -66,7 +66,7 @@ _DEFINE_KEYS = (
     "mixed_candidates",
 )
 _VIEW_KEYS = ("show", "top", "number_format", "text", "title")
-_ALL_KEYS = ("use", *_DEFINE_KEYS, *_VIEW_KEYS)
+_ALL_KEYS = ("use", *_DEFINE_KEYS, *_VIEW_KEYS, "from")
 
 # The indent may hold blockquote markers ("> ", "> > "), so blocks in blockquotes are found too.
 _FENCE_OPEN = re.compile(
@@ -193,6 +193,12 @@ class ViewOptions:
     number_format: str | None = None
     text: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     title: str | None = None
+    text_by_language: Mapping[str, Mapping[str, str]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    title_by_language: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    language: str | None = None
+    """The page's language once the view is localised (see ``mkdocs_selfattn.languages``)."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +213,9 @@ class ExampleSpec:
     vectors: tuple[str, ...] | None = None
     columns: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     display: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    display_by_language: Mapping[str, Mapping[str, str]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     groups: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     temperature: float = 1.0
     script: str | None = None
@@ -227,6 +236,8 @@ class BlockSpec:
     view: ViewOptions
     example: ExampleSpec | None = None
     use: str | None = None
+    source: str | None = None
+    """``from:``, the shared examples file that defines ``use``."""
 
 
 # libyaml's parser when PyYAML was built with it: the pure-Python one dominated warm builds.
@@ -418,13 +429,23 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
                 "a 'use:' block shows an example defined earlier and cannot change its data; "
                 f"only {', '.join(_VIEW_KEYS)} are allowed here",
             )
-        return BlockSpec(line=start, view=view, use=reader.text("use", data["use"]))
+        return BlockSpec(
+            line=start,
+            view=view,
+            use=reader.text("use", data["use"]),
+            source=reader.opt_text("from"),
+        )
+    if "from" in data:
+        raise reader.fail(
+            "from", "names a shared examples file: say which example with 'use: ID' as well"
+        )
     for required in ("csv", "document"):
         if required not in data:
             raise BlockError(
                 f"missing key '{required}:'; a block needs 'csv' and 'document' (or 'use')",
                 line=start,
             )
+    display, display_by_language = _by_language(reader, "display")
     example_id = reader.opt_text("id")
     if example_id is not None and not _ID.match(example_id):
         raise reader.fail("id", f"{example_id!r} is not a simple name; use letters, digits, _ or -")
@@ -454,7 +475,8 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
         targets=reader.text_list("targets"),
         vectors=reader.text_list("vectors"),
         columns=MappingProxyType(_columns(reader)),
-        display=MappingProxyType(reader.text_map("display")),
+        display=MappingProxyType(display),
+        display_by_language=MappingProxyType(display_by_language),
         groups=MappingProxyType(groups),
         temperature=float(temperature),
         script=reader.opt_text("script"),
@@ -511,19 +533,48 @@ def _view_options(reader: _Reader) -> ViewOptions:
             raise reader.fail(
                 "number_format", f"{number_format!r} is not a format spec ({exc})"
             ) from None
-    text = reader.text_map("text")
-    unknown = [k for k in text if k not in TEXT_KEYS]
-    if unknown:
-        close = difflib.get_close_matches(unknown[0], TEXT_KEYS, n=1)
-        hint = f"did you mean '{close[0]}'?" if close else f"keys: {', '.join(TEXT_KEYS)}"
-        raise reader.fail("text", f"unknown text key '{unknown[0]}'; {hint}")
+    text, text_by_language = _by_language(reader, "text")
+    for words in (text, *text_by_language.values()):
+        unknown = [k for k in words if k not in TEXT_KEYS]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], TEXT_KEYS, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"keys: {', '.join(TEXT_KEYS)}"
+            raise reader.fail("text", f"unknown text key '{unknown[0]}'; {hint}")
+    title: str | None = None
+    title_by_language: dict[str, str] = {}
+    if isinstance(data.get("title"), dict):
+        title_by_language = reader.text_map("title")
+    else:
+        title = reader.opt_text("title")
     return ViewOptions(
         show=tuple(show),
         top=top,
         number_format=number_format,
         text=MappingProxyType(text),
-        title=reader.opt_text("title"),
+        title=title,
+        text_by_language=MappingProxyType(text_by_language),
+        title_by_language=MappingProxyType(title_by_language),
     )
+
+
+def _by_language(reader: _Reader, key: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """``{a: b}`` for every page, or ``{LANG: {a: b}, …}`` with one mapping per language."""
+    value = reader.data.get(key)
+    if not isinstance(value, dict) or not any(isinstance(v, dict) for v in value.values()):
+        return reader.text_map(key), {}
+    by_language: dict[str, dict[str, str]] = {}
+    for language, words in value.items():
+        code = reader.text(key, language, "a language code such as en")
+        if not isinstance(words, dict):
+            raise reader.fail(
+                key,
+                f"give every language its own mapping ({code}: {{…}}), or one mapping for all "
+                "pages; do not mix the two",
+            )
+        by_language[code] = {
+            reader.text(key, k, "text keys"): reader.text(key, v) for k, v in words.items()
+        }
+    return {}, by_language
 
 
 # ---------------------------------------------------------------------------------------------

@@ -76,6 +76,8 @@ class _ZensicalPage:
     def __init__(self, md: Markdown) -> None:
         self.path: str | None = None
         self.root_dir: Path | None = None
+        self.language: str | None = None
+        """The theme's language, as the plugin reads it without mkdocs-static-i18n."""
         if "rendering_context" not in md.preprocessors:
             return
         context = md.preprocessors["rendering_context"]
@@ -87,6 +89,9 @@ class _ZensicalPage:
         self.path = path if isinstance(path, str) and path else None
         if config.get("root_dir"):
             self.root_dir = Path(str(config["root_dir"]))
+        theme = config.get("theme")
+        if isinstance(theme, dict) and isinstance(theme.get("language"), str):
+            self.language = theme["language"] or None
 
 
 class SelfAttnPreprocessor(Preprocessor):
@@ -117,7 +122,13 @@ class SelfAttnPreprocessor(Preprocessor):
             content = html.resolve() if isinstance(html, PendingHtml) else html
             return str(self.md.htmlStash.store(content))
 
-        expanded = expand_page(text, pipeline=ext.pipeline, resolver=resolver, store=store)
+        expanded = expand_page(
+            text,
+            pipeline=ext.pipeline,
+            resolver=resolver,
+            store=store,
+            language=str(ext.getConfig("language") or "") or page.language,
+        )
         for problem in expanded.problems:
             if page_name is not None:
                 where = f"{page_name}:{problem.line}" if problem.line else page_name
@@ -150,6 +161,7 @@ class SelfAttnExtension(Extension):
             "chart_colors": [list(DEFAULT_COLORS), "Bar colours, one per target."],
             "chart_fonts": [list(DEFAULT_FONTS), "Chart font families, CJK included."],
             "on_error": ["warn", "warn: log and show the error in the page; fail: raise."],
+            "language": ["", "The pages' language (default: Zensical's theme.language)."],
         }
         super().__init__(**kwargs)
         self._pipeline: Pipeline | None = None

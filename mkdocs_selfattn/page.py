@@ -16,6 +16,7 @@ from pathlib import Path
 from mkdocs_selfattn.block_errors import error_html
 from mkdocs_selfattn.blocks import (
     BlockSpec,
+    ExampleSpec,
     InlineValue,
     ViewOptions,
     find_blocks,
@@ -31,7 +32,9 @@ from mkdocs_selfattn.errors import (
 )
 from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver
 from mkdocs_selfattn.inline import did_you_mean, inline_value
+from mkdocs_selfattn.languages import localize_spec, localize_view
 from mkdocs_selfattn.page_memo import file_digest
+from mkdocs_selfattn.shared import SharedExample, load_shared
 
 
 @dataclass(frozen=True)
@@ -78,8 +81,18 @@ Store = Callable[[str | PendingHtml, bool], str]
 late HTML (charts): an adapter may insert it after search has indexed the page."""
 
 
-def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Store) -> ExpandedPage:
-    """Replace blocks and inline values; a broken one becomes a visible error, the rest renders."""
+def expand_page(
+    text: str,
+    *,
+    pipeline: Pipeline,
+    resolver: Resolver,
+    store: Store,
+    language: str | None = None,
+) -> ExpandedPage:
+    """Replace blocks and inline values; a broken one becomes a visible error, the rest renders.
+
+    ``language`` is the page's: it picks labels keyed by language and the plugin's own words.
+    """
     out = ExpandedPage(markdown=text)
     blocks = find_blocks(text)
     parsed: list[BlockSpec | BlockError] = []
@@ -92,6 +105,8 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
     for spec in parsed:
         if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
             defined_at.setdefault(spec.example.id, spec.line)
+        elif isinstance(spec, BlockSpec) and spec.use is not None and spec.source is not None:
+            defined_at.setdefault(spec.use, spec.line)
 
     for raw, spec in zip(blocks, parsed, strict=True):
         if isinstance(spec, BlockError):
@@ -108,13 +123,13 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
         try:
             if isinstance(spec, BlockError):
                 raise spec
-            pieces = _render_block(spec, out, defined_at, pipeline, resolver)
+            pieces = _render_block(spec, out, defined_at, pipeline, resolver, language)
         except UseOfFailedExampleError as exc:
             skipped[exc.example_id] = skipped.get(exc.example_id, 0) + 1
-            pieces = [("html", error_html(str(exc)))]
+            pieces = [("html", error_html(str(exc), language=language))]
         except SelfAttnError as exc:
             out.problems.append(_problem(exc, spec, raw.start))
-            pieces = [("html", error_html(str(exc), out.problems[-1].detail))]
+            pieces = [("html", error_html(str(exc), out.problems[-1].detail, language))]
             failed_id = _example_id(spec, raw.body)
             if (
                 failed_id is not None
@@ -131,7 +146,7 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
         pipeline.shared_warnings.clear()
         rendered.append(pieces)
 
-    lines = _fill_inline_values(text, out, store, skipped).split("\n")
+    lines = _fill_inline_values(text, out, store, skipped, language).split("\n")
     for example_id, count in skipped.items():
         if example_id in failed_problem:
             index = failed_problem[example_id]
@@ -178,7 +193,9 @@ def _problem(exc: SelfAttnError, spec: BlockSpec | BlockError, start: int) -> Pr
 
 def _example_id(spec: BlockSpec | BlockError, body: str) -> str | None:
     if isinstance(spec, BlockSpec):
-        return spec.example.id if spec.example is not None else None
+        if spec.example is not None:
+            return spec.example.id
+        return spec.use if spec.source is not None else None  # `use:` with `from:` defines one
     return recover_id(body)
 
 
@@ -199,7 +216,9 @@ def recover_id(body: str) -> str | None:
     return found
 
 
-def prefetch_page(text: str, *, pipeline: Pipeline, resolver: Resolver) -> None:
+def prefetch_page(
+    text: str, *, pipeline: Pipeline, resolver: Resolver, language: str | None = None
+) -> None:
     """Queue this page's uncached work with the pipeline, before MkDocs renders any page.
 
     Best effort: a block that does not parse or resolve is skipped here, and reported when the
@@ -213,18 +232,33 @@ def prefetch_page(text: str, *, pipeline: Pipeline, resolver: Resolver) -> None:
             continue
     charts: dict[str, list[ViewOptions]] = {}
     for spec in specs:
-        if spec.use is not None and "chart" in spec.view.show:
-            charts.setdefault(spec.use, []).append(spec.view)
+        if spec.use is not None and spec.source is None and "chart" in spec.view.show:
+            charts.setdefault(spec.use, []).append(localize_view(spec.view, language))
     for spec in specs:
-        if spec.example is None:
-            continue
-        views = [spec.view] if "chart" in spec.view.show else []
-        if spec.example.id is not None:
-            views += charts.pop(spec.example.id, [])
         try:
-            pipeline.prefetch(spec.example, views, resolver)
+            found = _definition(spec, resolver, language)
+            if found is None:
+                continue
+            example = found[0]
+            view = localize_view(spec.view, language)
+            views = [view] if "chart" in view.show else []
+            if example.id is not None:
+                views += charts.pop(example.id, [])
+            pipeline.prefetch(example, views, resolver)
         except SelfAttnError:
             continue
+
+
+def _definition(
+    spec: BlockSpec, resolver: Resolver, language: str | None
+) -> tuple[ExampleSpec, SharedExample | None] | None:
+    """The example a block defines, on the page or by ``from:`` (localised), else nothing."""
+    if spec.example is not None:
+        return localize_spec(spec.example, language), None
+    if spec.use is not None and spec.source is not None:
+        shared = load_shared(spec.source, spec.use, resolver, spec.line)
+        return localize_spec(shared.spec, language), shared
+    return None
 
 
 def _render_block(
@@ -233,8 +267,10 @@ def _render_block(
     defined_at: dict[str, int],
     pipeline: Pipeline,
     resolver: Resolver,
+    language: str | None = None,
 ) -> list[Piece]:
-    if spec.use is not None:
+    view = localize_view(spec.view, language)
+    if spec.use is not None and spec.source is None:
         example = out.examples.get(spec.use)
         if example is None and spec.use in out.failed:
             raise UseOfFailedExampleError(
@@ -263,15 +299,21 @@ def _render_block(
                 f"ids on this page: {known}",
                 line=spec.line,
             )
-        return pipeline.views(example, spec.view, spec.line)
-    assert spec.example is not None
-    example_id = spec.example.id
+        return pipeline.views(example, view, spec.line)
+    found = _definition(spec, resolver, language)
+    assert found is not None
+    definition, shared = found
+    if shared is not None:
+        out.files.add(shared.path)
+        out.digests[shared.path] = file_digest(shared.data)
+        out.links[_lexical(shared.display, resolver)] = shared.path
+    example_id = definition.id
     if example_id is not None and example_id in out.examples:
         raise BlockError(
             f"id '{example_id}' is already used by a block above; give each example its own id",
-            line=spec.example.line_of("id"),
+            line=definition.line_of("id"),
         )
-    example = pipeline.load(spec.example, resolver)
+    example = pipeline.load(definition, resolver, language)
     out.files.add(example.csv.path)
     out.data_files.add(example.csv.path)
     out.digests[example.csv.path] = file_digest(example.csv_bytes)
@@ -282,7 +324,7 @@ def _render_block(
         out.links[_lexical(example.script.display, resolver)] = example.script.path
     if example_id is not None:
         out.examples[example_id] = example
-    return pipeline.views(example, spec.view, spec.line)
+    return pipeline.views(example, view, spec.line)
 
 
 def _lexical(display: str, resolver: Resolver) -> Path:
@@ -290,7 +332,13 @@ def _lexical(display: str, resolver: Resolver) -> Path:
     return Path(os.path.normpath(resolver.project_root / display))
 
 
-def _fill_inline_values(text: str, out: ExpandedPage, store: Store, skipped: dict[str, int]) -> str:
+def _fill_inline_values(
+    text: str,
+    out: ExpandedPage,
+    store: Store,
+    skipped: dict[str, int],
+    language: str | None = None,
+) -> str:
     found = find_inline_values(text)
     pieces: list[str] = []
     position = 0
@@ -300,10 +348,10 @@ def _fill_inline_values(text: str, out: ExpandedPage, store: Store, skipped: dic
             pieces.append(inline_value(item, out.examples, out.failed, out.unread))
         except UseOfFailedExampleError as exc:
             skipped[exc.example_id] = skipped.get(exc.example_id, 0) + 1
-            pieces.append(store(_inline_error_html(str(exc)), False))
+            pieces.append(store(_inline_error_html(str(exc), language), False))
         except BlockError as exc:
             out.problems.append(Problem(exc.line, str(exc)))
-            pieces.append(store(_inline_error_html(str(exc)), False))
+            pieces.append(store(_inline_error_html(str(exc), language), False))
         position = item.end
     pieces.append(text[position:])
     for problem in found:
@@ -312,7 +360,9 @@ def _fill_inline_values(text: str, out: ExpandedPage, store: Store, skipped: dic
     return "".join(pieces)
 
 
-def _inline_error_html(message: str) -> str:
+def _inline_error_html(message: str, language: str | None = None) -> str:
     from mkdocs_selfattn.render.escape import html_text
+    from mkdocs_selfattn.render.words import page_word
 
-    return f'<span class="selfattn-error" title="{html_text(message)}">⚠ selfattn error</span>'
+    word = html_text(page_word("inline_error", language))
+    return f'<span class="selfattn-error" title="{html_text(message)}">{word}</span>'
