@@ -50,7 +50,7 @@ COLUMN_ROLES = (
     "target_index",
     "candidate_index",
 )
-"""The roles ``columns:`` may map (the fields of :class:`mkdocs_selfattn.table.ColumnMap`)."""
+"""The roles ``columns:`` may map (the fields of :class:`mkdocs_selfattn.candidate_table.ColumnMap`)."""
 
 _DEFINE_KEYS = (
     "id",

@@ -74,8 +74,9 @@ class ChartRequest:
 
 
 def compute(request: ComputeRequest) -> DocumentResult:
-    from mkdocs_selfattn.attention import compute_document
-    from mkdocs_selfattn.table import ColumnMap, parse_table
+    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.csv_read import parse_table
+    from mkdocs_selfattn.document_results import compute_document
 
     columns = ColumnMap.from_mapping(dict(request.columns), source=request.source)
     table = parse_table(

@@ -22,14 +22,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mkdocs_selfattn.attention import (
-    AttentionResults,
-    DocumentResult,
-    compute,
-    compute_document,
-)
+from mkdocs_selfattn.attention import AttentionResults, compute
+from mkdocs_selfattn.candidate_table import CandidateTable
+from mkdocs_selfattn.csv_read import parse_table, read_table
+from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.errors import DataError
-from mkdocs_selfattn.table import CandidateTable, parse_table, read_table
+from mkdocs_selfattn.results import DocumentResult
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "docs/assets/part-05/chapter-13/self-attention-safety-memo-candidates.csv"
@@ -603,7 +601,7 @@ def test_large_table_path_gives_the_same_numbers(monkeypatch: pytest.MonkeyPatch
     # Large tables encode text columns and compute baselines on worker threads; force that path
     # on the course file and on an interleaved copy, and compare with the plain path.
     import mkdocs_selfattn.attention as attention_module
-    import mkdocs_selfattn.table as table_module
+    import mkdocs_selfattn.csv_read as table_module
 
     text = COURSE.read_text(encoding="utf-8")
     for data in (text, interleave(text)):

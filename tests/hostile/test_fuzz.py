@@ -365,7 +365,7 @@ HEADER = (
 
 
 def parse_or_error(data: bytes) -> Any:
-    from mkdocs_selfattn.table import parse_table
+    from mkdocs_selfattn.csv_read import parse_table
 
     try:
         return parse_table(data, source="fuzz.csv")
@@ -487,7 +487,7 @@ def test_parse_table_structured(data: bytes) -> None:
 @FUZZ
 @given(csv_files())
 def test_compute_document_structured(data: bytes) -> None:
-    from mkdocs_selfattn.attention import compute_document
+    from mkdocs_selfattn.document_results import compute_document
 
     table = parse_or_error(data)
     if table is None:
