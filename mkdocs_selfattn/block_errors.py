@@ -13,8 +13,8 @@ from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.words import page_word
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.blocks import ExampleSpec
     from mkdocs_selfattn.example import ResolvedFile
+    from mkdocs_selfattn.spec import ExampleSpec
 
 
 def with_label_hint(error: DataError, spec: ExampleSpec) -> DataError:

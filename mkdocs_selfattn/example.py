@@ -25,7 +25,6 @@ from mkdocs_selfattn.block_errors import (
     read_text,
     with_label_hint,
 )
-from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
 from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
 from mkdocs_selfattn.jobs import (
@@ -50,6 +49,7 @@ from mkdocs_selfattn.render.tables import (
 )
 from mkdocs_selfattn.render.words import CHART, MERMAID, TABLE, page_word, words
 from mkdocs_selfattn.results import DocumentResult, result_from_dict, result_payload
+from mkdocs_selfattn.spec import ExampleSpec, ViewOptions
 
 
 @dataclass(frozen=True)

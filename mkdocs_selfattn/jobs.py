@@ -20,7 +20,7 @@ from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.results import DocumentResult, result_payload
 
 if TYPE_CHECKING:  # not imported at run time: a worker has no use for the block parser (YAML)
-    from mkdocs_selfattn.blocks import ExampleSpec
+    from mkdocs_selfattn.spec import ExampleSpec
 
 RESULTS_KEPT = 1024
 """Results a worker keeps for the chart requests that follow their compute request. All

@@ -10,16 +10,10 @@ import re
 
 import pytest
 
-from mkdocs_selfattn.blocks import (
-    MAX_BODY_BYTES,
-    BlockSpec,
-    InlineValue,
-    RawBlock,
-    find_blocks,
-    find_inline_values,
-    parse_block,
-)
 from mkdocs_selfattn.errors import BlockError
+from mkdocs_selfattn.inline import InlineValue, find_inline_values
+from mkdocs_selfattn.markdown_scan import RawBlock, find_blocks
+from mkdocs_selfattn.spec import MAX_BODY_BYTES, BlockSpec, parse_block
 
 # ---------------------------------------------------------------------------------------------
 # find_blocks
