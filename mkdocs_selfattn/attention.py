@@ -72,7 +72,7 @@ class AttentionResults:
         return int(self.starts.shape[0])
 
 
-def check_temperature(temperature: float, source: str) -> float:
+def _check_temperature(temperature: float, source: str) -> float:
     """Temperature divides scores, so it must be a positive finite number."""
     value = float(temperature)
     if not math.isfinite(value) or value <= 0:
@@ -88,7 +88,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     digits. (numpy's own reductions sum pairwise, which rounds differently.) It also makes a
     group's numbers depend on its own rows only: the whole file and one document agree exactly.
     """
-    temperature = check_temperature(temperature, table.source)
+    temperature = _check_temperature(temperature, table.source)
     n = table.n_rows
     order, starts, sizes = _segments(table)
     distinct_sizes = np.unique(sizes).tolist()

@@ -44,33 +44,8 @@ def compute_document(
         warnings = check_document(results, document)
 
     group_targets = [part.targets[c] for c in results.group_target]
-    wanted = list(dict.fromkeys(group_targets)) if targets is None else list(targets)
-    if not wanted:
-        raise DataError(
-            table.source, "the list of targets is empty; name at least one target", key="targets"
-        )
-    missing = [t for t in wanted if t not in group_targets]
-    if missing:
-        known = list(dict.fromkeys(group_targets))
-        raise DataError(
-            table.source,
-            f"target(s) {', '.join(repr(m) for m in missing)} not found in document "
-            f"{document!r}{_did_you_mean(missing[0], known)}; its targets are {_listing(known)}",
-            key="targets",
-        )
-    # Distinct candidates in CSV order (codes number tokens by first appearance in the file).
-    in_order = [part.candidates[c] for c in np.unique(part.candidate_codes)]
-    candidate_tokens = set(in_order)
-    for name, members in (groups or {}).items():
-        absent = [m for m in members if m not in candidate_tokens]
-        if absent:
-            raise DataError(
-                table.source,
-                f"group {name!r} names {', '.join(repr(a) for a in absent)}, which is not a "
-                f"candidate of document {document!r}{_did_you_mean(absent[0], in_order)}; its "
-                f"candidates are {_listing(in_order)}",
-                key="groups",
-            )
+    wanted = _wanted_targets(part, document, group_targets, targets)
+    _check_groups(part, document, groups or {})
 
     target_results: list[TargetResult] = []
     for token in wanted:
@@ -89,6 +64,47 @@ def compute_document(
         temperature=results.temperature,
         warnings=warnings,
     )
+
+
+def _wanted_targets(
+    part: CandidateTable,
+    document: str,
+    group_targets: list[str],
+    targets: Sequence[str] | None,
+) -> list[str]:
+    """The targets to show, in order; every one must be a target of the document."""
+    wanted = list(dict.fromkeys(group_targets)) if targets is None else list(targets)
+    if not wanted:
+        raise DataError(
+            part.source, "the list of targets is empty; name at least one target", key="targets"
+        )
+    missing = [t for t in wanted if t not in group_targets]
+    if missing:
+        known = list(dict.fromkeys(group_targets))
+        raise DataError(
+            part.source,
+            f"target(s) {', '.join(repr(m) for m in missing)} not found in document "
+            f"{document!r}{_did_you_mean(missing[0], known)}; its targets are {_listing(known)}",
+            key="targets",
+        )
+    return wanted
+
+
+def _check_groups(part: CandidateTable, document: str, groups: Mapping[str, Sequence[str]]) -> None:
+    """Every token a group names must be a candidate of the document."""
+    # Distinct candidates in CSV order (codes number tokens by first appearance in the file).
+    in_order = [part.candidates[c] for c in np.unique(part.candidate_codes)]
+    candidate_tokens = set(in_order)
+    for name, members in groups.items():
+        absent = [m for m in members if m not in candidate_tokens]
+        if absent:
+            raise DataError(
+                part.source,
+                f"group {name!r} names {', '.join(repr(a) for a in absent)}, which is not a "
+                f"candidate of document {document!r}{_did_you_mean(absent[0], in_order)}; its "
+                f"candidates are {_listing(in_order)}",
+                key="groups",
+            )
 
 
 def _target_result(

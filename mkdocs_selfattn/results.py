@@ -31,12 +31,6 @@ class TargetResult:
     top_index: int | None
     groups: tuple[tuple[str, float], ...]
 
-    def candidate(self, token: str) -> CandidateResult:
-        for item in self.candidates:
-            if item.token == token:
-                return item
-        raise KeyError(token)
-
 
 @dataclass(frozen=True)
 class DocumentResult:
@@ -53,12 +47,6 @@ class DocumentResult:
     warnings: tuple[str, ...] = ()
     """Doubts about the data that do not stop the example (targets re-reading different
     candidates), located in the CSV; part of the result so a cached example repeats them."""
-
-    def target(self, token: str) -> TargetResult:
-        for item in self.targets:
-            if item.target == token:
-                return item
-        raise KeyError(token)
 
 
 def result_to_dict(result: DocumentResult) -> dict[str, Any]:
