@@ -661,7 +661,8 @@ def test_every_key_of_the_table_fills_a_field_of_its_spec() -> None:
     for name, key in KEYS.items():
         names = {f.name for f in fields(homes[key.scope])}
         assert renamed.get(name, name) in names, name
-        assert key.doc and key.kind
+        assert key.doc
+        assert key.kind
 
 
 def test_spec_defaults_are_the_table_defaults() -> None:
@@ -680,4 +681,4 @@ def test_column_roles_are_the_column_maps_fields() -> None:
     from mkdocs_selfattn.candidate_table import ColumnMap
     from mkdocs_selfattn.spec_values import COLUMN_ROLES
 
-    assert COLUMN_ROLES == ColumnMap.keys()
+    assert ColumnMap.keys() == COLUMN_ROLES
