@@ -83,11 +83,11 @@ def _absent(name: str) -> Any:
 class ViewOptions:
     """How one block shows an example; a ``use:`` block brings its own."""
 
-    show: tuple[str, ...]
+    show: tuple[str, ...] = _absent("show")
     top: int = _absent("top")
-    number_format: str | None = None
+    number_format: str | None = _absent("number_format")
     text: Mapping[str, str] = _absent("text")
-    title: str | None = None
+    title: str | None = _absent("title")
     text_by_language: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: EMPTY)
     title_by_language: Mapping[str, str] = field(default_factory=lambda: EMPTY)
     language: str | None = None
@@ -102,14 +102,14 @@ class ExampleSpec:
     csv: str
     document: str
     line: int
-    targets: tuple[str, ...] | None = None
-    vectors: tuple[str, ...] | None = None
+    targets: tuple[str, ...] | None = _absent("targets")
+    vectors: tuple[str, ...] | None = _absent("vectors")
     columns: Mapping[str, str] = _absent("columns")
     display: Mapping[str, str] = _absent("display")
     display_by_language: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: EMPTY)
     groups: Mapping[str, tuple[str, ...]] = _absent("groups")
     temperature: float = _absent("temperature")
-    script: str | None = None
+    script: str | None = _absent("script")
     mixed_candidates: bool = _absent("mixed_candidates")
     """Targets of the document may re-read different candidates (no warning)."""
     key_lines: Mapping[str, int] = field(default_factory=lambda: EMPTY)
@@ -166,7 +166,7 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
             match = closest(name, KEYS)
             hint = f"; did you mean '{match}'?" if match else f"; keys: {', '.join(KEYS)}"
             raise BlockError(f"unknown key '{name}'{hint}", line=key_lines.get(name, start))
-    view = ViewOptions(**{"show": KEYS["show"].default, **_read(reader, "view")})
+    view = ViewOptions(**_read(reader, "view"))
     if "use" in data:
         extra = [k for k in data if k in DEFINE_KEYS]
         if extra:
