@@ -22,7 +22,7 @@ from mkdocs_selfattn.errors import BlockError
 FENCE_NAME = "selfattn"
 MAX_BODY_BYTES = 64 * 1024
 
-VIEWS = ("output", "table", "compare", "csv", "mermaid", "chart", "code")
+VIEWS = ("output", "table", "compare", "csv", "mermaid", "chart", "code", "try")
 TEXT_KEYS = (
     "document",
     "candidates",
@@ -39,6 +39,9 @@ TEXT_KEYS = (
     "chart_title",
     "axis_weight",
     "axis_candidate",
+    "temperature",  # the try view's own words
+    "reset",
+    "download",
 )
 
 COLUMN_ROLES = (
