@@ -6,6 +6,7 @@ lives, its views get their links, and only pages that show the view load the scr
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable
@@ -20,11 +21,10 @@ JS_URI = "assets/javascripts/selfattn/selfattn-try.js"
 CSS_URI = "assets/stylesheets/selfattn-try.css"
 RESULTS_URI = "assets/selfattn-data/results"
 
-MARK = '<div class="selfattn-try" data-selfattn-try>'
+MARK = '<div class="selfattn-try" data-selfattn-try '
 _BLOB = re.compile(
-    r'<script type="application/json" class="selfattn-try-result" '
-    r'data-selfattn-json="([A-Za-z0-9_.-]+)">(.*?)</script>',
-    re.S,
+    r'<span hidden class="selfattn-try-result" data-selfattn-json="([A-Za-z0-9_.-]+)" '
+    r'data-selfattn-result="([^"]*)"></span>'
 )
 _ANCHOR = '<a class="selfattn-try-json" data-selfattn-json="'
 
@@ -43,7 +43,8 @@ def result_files(config: MkDocsConfig, pieces: Iterable[object]) -> list[File]:
     for piece in pieces:
         if isinstance(piece, str) and MARK in piece:
             for name, blob in _BLOB.findall(piece):
-                found[name] = json.dumps(json.loads(blob), ensure_ascii=False, indent=2) + "\n"
+                data = json.loads(html.unescape(blob))
+                found[name] = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     return [
         File.generated(config, f"{RESULTS_URI}/{name}", content=text)
         for name, text in sorted(found.items())

@@ -4,6 +4,7 @@ that publishes the script, the stylesheet and the results only where the view is
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -22,22 +23,22 @@ from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.try_csv import field_spans, utf16_slice
 from mkdocs_selfattn.render.try_view import WORDS, script_json
 
-DATA = re.compile(r'<script type="application/json" class="selfattn-try-data">(.*?)</script>', re.S)
+DATA = re.compile(r'data-selfattn-data="([^"]*)"')
 
 
-def _data(html: str) -> dict[str, object]:
-    match = DATA.search(html)
-    assert match, html[:200]
-    parsed: dict[str, object] = json.loads(match.group(1))
+def _data(text: str) -> dict[str, object]:
+    match = DATA.search(text)
+    assert match, text[:200]
+    parsed: dict[str, object] = json.loads(html.unescape(match.group(1)))
     return parsed
 
 
 def test_try_view_golden(project: Path, update_goldens: bool) -> None:  # noqa: F811
     pipeline, example = _load(project)
-    kind, html = _view(pipeline, example, "try")
+    kind, out = _view(pipeline, example, "try")
     assert kind == "late"
-    check_golden("try.html", html, update_goldens)
-    data = _data(html)
+    check_golden("try.html", out, update_goldens)
+    data = _data(out)
     groups = data["groups"]
     assert isinstance(groups, list) and len(groups) == 2
     # The initial numbers are the core's, bit for bit.
@@ -53,13 +54,17 @@ def test_try_view_golden(project: Path, update_goldens: bool) -> None:  # noqa: 
 
 def test_hostile_text_cannot_leave_the_data_script(project: Path) -> None:  # noqa: F811
     pipeline, example = _load(project, HOSTILE)
-    _, html = _view(pipeline, example, "try")
-    blobs = re.findall(r"<script[^>]*>(.*?)</script>", html, re.S)
+    _, out = _view(pipeline, example, "try")
+    assert "<script" not in out  # Material's instant navigation would run it as code
+    blobs = re.findall(r'data-selfattn-(?:data|result)="([^"]*)"', out)
     assert len(blobs) == 2
     for blob in blobs:
-        assert "<" not in blob and ">" not in blob and "&" not in blob
-        json.loads(blob)
-    data = _data(html)
+        # Only the escapes of '"' and of '&' itself: no markup, no character reference in it.
+        assert "<" not in blob and ">" not in blob
+        assert set(re.findall(r"&[a-z#0-9]+;", blob)) <= {"&quot;"}
+        assert "<script>" not in html.unescape(blob)
+        json.loads(html.unescape(blob))
+    data = _data(out)
     tokens = [row["raw"] for row in data["groups"][0]["rows"]]  # type: ignore[index]
     assert "<script>alert(1)</script>" in tokens
     assert data["groups"][0]["rows"][0]["label"] == "<b>bold</b> | pipe"  # type: ignore[index]
@@ -81,8 +86,8 @@ def test_number_formats_the_browser_cannot_reproduce_are_refused(project: Path) 
 def test_words_cover_every_language_and_text_overrides(project: Path) -> None:  # noqa: F811
     assert set(WORDS["zh"]) == set(WORDS["en"]) == set(WORDS["ko"])
     pipeline, example = _load(project)
-    _, html = _view(pipeline, example, "try", text={"score": "logit", "title": "x"})
-    assert _data(html)["text"] == {"score": "logit"}
+    _, out = _view(pipeline, example, "try", text={"score": "logit", "title": "x"})
+    assert _data(out)["text"] == {"score": "logit"}
 
 
 def test_show_try_validates() -> None:

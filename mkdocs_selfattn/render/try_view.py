@@ -258,7 +258,8 @@ def _cell_value(text: str, span: Span) -> float | None:
 
 
 def script_json(data: object) -> str:
-    """JSON that cannot end its ``<script>`` element nor be read as markup or a line break."""
+    """JSON that can end no ``<script>`` element or attribute, nor read as markup or a line
+    break, wherever a page (or a later view) puts it."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     for raw, escaped in (
         ("&", "\\u0026"),
@@ -286,13 +287,18 @@ def render_try(data: Mapping[str, Any], result: DocumentResult, example_id: str 
     notes = "".join(
         f'<span lang="{lang}">{html_text(words["nojs"])}</span>' for lang, words in WORDS.items()
     )
+    # Data travels in attributes, not in <script type="application/json">: Material's instant
+    # navigation re-creates every <script> of a page it swaps in, as JavaScript.
     return (
-        '<div class="selfattn-try" data-selfattn-try>'
+        f'<div class="selfattn-try" data-selfattn-try data-selfattn-data="{_attr(data)}">'
         f'<noscript><p class="selfattn-try-nojs">{notes}</p></noscript>'
-        f'<script type="application/json" class="selfattn-try-data">{script_json(data)}</script>'
-        f'<script type="application/json" class="selfattn-try-result" '
-        f'data-selfattn-json="{html_text(name)}">{script_json(json.loads(result_json))}</script>'
+        f'<span hidden class="selfattn-try-result" data-selfattn-json="{html_text(name)}" '
+        f'data-selfattn-result="{_attr(json.loads(result_json))}"></span>'
         f'<p class="selfattn-try-links"><a class="selfattn-try-json" '
         f'data-selfattn-json="{html_text(name)}" download>{html_text(name)}</a></p>'
         "</div>"
     )
+
+
+def _attr(data: object) -> str:
+    return html_text(script_json(data))

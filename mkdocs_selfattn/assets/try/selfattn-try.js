@@ -178,10 +178,10 @@
   }
 
   function init(root) {
-    var source = root.querySelector("script.selfattn-try-data");
+    var source = root.getAttribute("data-selfattn-data");
     if (!source || root.getAttribute("data-selfattn-ready")) return;
     root.setAttribute("data-selfattn-ready", "1");
-    var data = JSON.parse(source.textContent);
+    var data = JSON.parse(source);
     var W = words(data);
     var id = "selfattn-try-" + ++counter + "-";
     var ui = el("div", { class: "selfattn-try-ui" });
