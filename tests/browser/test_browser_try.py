@@ -432,6 +432,8 @@ CONTRAST = """
 def test_both_palettes_have_readable_text(tab: Callable[..., Any], scheme: str) -> None:
     page = tab("memo/")
     _ready(page)
+    # The palette's final colours, not a frame of Material's colour transitions.
+    page.add_style_tag(content="*, *::before { transition: none !important; }")
     page.evaluate(f"() => document.body.setAttribute('data-md-color-scheme', '{scheme}')")
     worst = page.evaluate(CONTRAST)
     METRICS[f"min_contrast_{scheme}"] = round(worst[0][0], 2)
@@ -477,15 +479,16 @@ def test_without_javascript_the_note_shows(tab: Callable[..., Any]) -> None:
 TIME_INPUT = """
 async ([selector, values]) => {
   const box = document.querySelector(selector);
-  const times = [];
+  const frame = [], handler = [];
   for (const v of values) {
     const t0 = performance.now();
     box.value = v;
     box.dispatchEvent(new Event('input', {bubbles: true}));
+    handler.push(performance.now() - t0);  // the view updates the DOM inside the handler
     await new Promise(r => requestAnimationFrame(() => r()));
-    times.push(performance.now() - t0);
+    frame.push(performance.now() - t0);
   }
-  return times;
+  return [frame, handler];
 }
 """
 
@@ -496,9 +499,10 @@ def test_measure_update_time_and_script_size(tab: Callable[..., Any], artifacts:
         page = tab(url)
         _ready(page)
         selector = '.selfattn-try [data-q=input][data-g="0"][data-i="1"]'
-        times = page.evaluate(TIME_INPUT, [selector, values])
-        METRICS[f"input_to_frame_ms_{name}_candidates_median"] = round(statistics.median(times), 2)
-        METRICS[f"input_to_frame_ms_{name}_candidates_max"] = round(max(times), 2)
+        frame, handler = page.evaluate(TIME_INPUT, [selector, values])
+        METRICS[f"input_to_frame_ms_{name}_candidates_median"] = round(statistics.median(frame), 2)
+        METRICS[f"input_to_frame_ms_{name}_candidates_max"] = round(max(frame), 2)
+        METRICS[f"handler_ms_{name}_candidates_median"] = round(statistics.median(handler), 3)
         example = MEMO if n == 6 else BIG
         _check(page, example, {(0, 1): values[-1]}, 1.0)
     data = JS.read_bytes()
