@@ -63,8 +63,8 @@ def finish_page(output: str, page_url: str) -> str:
     for name, _ in names:
         href = get_relative_url(f"{RESULTS_URI}/{name}", page_url)
         output = output.replace(
-            f'{_ANCHOR}{name}"', f'<a class="selfattn-try-json" href="{href}" '
-            f'data-selfattn-json="{name}"'
+            f'{_ANCHOR}{name}"',
+            f'<a class="selfattn-try-json" href="{href}" data-selfattn-json="{name}"',
         )
     tags = (
         f'<link rel="stylesheet" href="{get_relative_url(CSS_URI, page_url)}">'

@@ -40,7 +40,8 @@ def test_try_view_golden(project: Path, update_goldens: bool) -> None:  # noqa: 
     check_golden("try.html", out, update_goldens)
     data = _data(out)
     groups = data["groups"]
-    assert isinstance(groups, list) and len(groups) == 2
+    assert isinstance(groups, list)
+    assert len(groups) == 2
     # The initial numbers are the core's, bit for bit.
     first = example.result.targets[0]
     head = groups[0]["heads"][0]
@@ -60,7 +61,8 @@ def test_hostile_text_cannot_leave_the_data_script(project: Path) -> None:  # no
     assert len(blobs) == 2
     for blob in blobs:
         # Only the escapes of '"' and of '&' itself: no markup, no character reference in it.
-        assert "<" not in blob and ">" not in blob
+        assert "<" not in blob
+        assert ">" not in blob
         assert set(re.findall(r"&[a-z#0-9]+;", blob)) <= {"&quot;"}
         assert "<script>" not in html.unescape(blob)
         json.loads(html.unescape(blob))
@@ -72,7 +74,8 @@ def test_hostile_text_cannot_leave_the_data_script(project: Path) -> None:  # no
 
 def test_script_json_escapes_line_separators() -> None:
     out = script_json({"a": "x\u2028y\u2029</script><!--&"})
-    assert "\u2028" not in out and "\u2029" not in out
+    assert "\u2028" not in out
+    assert "\u2029" not in out
     assert json.loads(out) == {"a": "x\u2028y\u2029</script><!--&"}
 
 
@@ -166,9 +169,11 @@ def test_build_publishes_results_and_loads_assets_only_where_used(built: Path) -
     [href] = re.findall(r'<a class="selfattn-try-json" href="([^"]+)"', page)
     published = (site / "sub" / "try" / href).resolve()
     cli = subprocess.run(
-        [sys.executable, "-m", "mkdocs_selfattn", "run", str(built / "docs" / "memo.csv")]
-        + ["--document", "memo_cap_missing", "--target", "그것", "--target", "씌우지"]
-        + ["--group", "cap_plus_not_applied=절연캡,씌우지", "--format", "json"],
+        [
+            *(sys.executable, "-m", "mkdocs_selfattn", "run", str(built / "docs" / "memo.csv")),
+            *("--document", "memo_cap_missing", "--target", "그것", "--target", "씌우지"),
+            *("--group", "cap_plus_not_applied=절연캡,씌우지", "--format", "json"),
+        ],
         capture_output=True,
         text=True,
         check=True,

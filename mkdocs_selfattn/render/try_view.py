@@ -28,7 +28,7 @@ EMBED_LIMIT = 1_000_000
 """Characters of CSV text embedded for the download; a larger file is fetched from the site."""
 
 FORMAT_SPEC = re.compile(r"^\.(\d{1,2})([f%])$")
-"""The ``number_format`` specs the browser reproduces digit for digit (see docs/plugin/blocks.md)."""
+"""The ``number_format`` specs the browser reproduces digit for digit (docs/plugin/blocks.md)."""
 
 WORDS: Mapping[str, Mapping[str, str]] = {
     "en": {
@@ -96,7 +96,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "difference": "기준 헤드와의 차이:",
         "separation": "분리도",
         "temperature": "온도",
-        "temperature_hint": "온도는 CSV에 없습니다: 스크립트나 CLI를 --temperature 와 함께 실행하세요",
+        "temperature_hint": "온도는 CSV에 없습니다: 스크립트나 CLI를 --temperature 와 함께 "
+        "실행하세요",
         "reset": "CSV 값으로 되돌리기",
         "download": "수정한 CSV 내려받기",
         "data": "전체 정밀도 결과(JSON):",
@@ -110,8 +111,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
     },
 }
 
-OVERRIDABLE = ("target", "candidate", "role", "score", "weight", "top", "representation")
-OVERRIDABLE += ("baseline", "shift", "temperature", "reset", "download")
+OVERRIDABLE: tuple[str, ...] = ("target", "candidate", "role", "score", "weight", "top")
+OVERRIDABLE += ("representation", "baseline", "shift", "temperature", "reset", "download")
 """The block's ``text:`` keys the view honours (they replace the word in every language)."""
 
 

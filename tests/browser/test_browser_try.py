@@ -33,8 +33,8 @@ from mkdocs_selfattn.table import parse_table
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 JS = Path(__file__).resolve().parents[2] / "mkdocs_selfattn/assets/try/selfattn-try.js"
-DISPLAY = {"배터리팩": "电池包", "분리": "分离", "절연캡": "绝缘帽", "씌우지": "未套上", "그것": "它"}
-DISPLAY["위험"] = "风险"
+DISPLAY = {"배터리팩": "电池包", "분리": "分离", "절연캡": "绝缘帽", "씌우지": "未套上"}
+DISPLAY |= {"그것": "它", "위험": "风险"}
 GROUPS = {"cap_plus_not_applied": ["절연캡", "씌우지"]}
 
 
@@ -245,7 +245,10 @@ READ = """
 """
 READ_FULL = """
 () => Object.fromEntries(Array.from(document.querySelectorAll(
-  '.selfattn-try [data-v]')).map(el => [`${el.dataset.q}/${el.dataset.g}/${el.dataset.h}/${el.dataset.i ?? el.dataset.a}`, Number(el.dataset.v)]))
+  '.selfattn-try [data-v]')).map(el => {
+    const d = el.dataset;
+    return [`${d.q}/${d.g}/${d.h}/${d.i ?? d.a}`, Number(d.v)];
+}))
 """
 
 
@@ -400,11 +403,21 @@ def test_instant_navigation_reinitialises(tab: Callable[..., Any]) -> None:
 
 CONTRAST = """
 () => {
-  const rgb = s => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
-  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
-  const background = el => { const layers = [];
-    for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c[3] > 0) layers.push(c); if (c[3] === 1) break; }
+  const rgb = s => {
+    const m = s.match(/[\\d.]+/g).map(Number);
+    return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1];
+  };
+  const lum = c => {
+    const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const background = el => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] === 1) break;
+    }
     let out = [255, 255, 255];
     for (const c of layers.reverse()) out = out.map((v, k) => c[k] * c[3] + v * (1 - c[3]));
     return out; };
@@ -420,7 +433,8 @@ CONTRAST = """
     const bg = background(svgText ? el.closest('svg').parentElement : el);
     fg = fg.map((v, k) => k < 3 ? v * fg[3] + bg[k] * (1 - fg[3]) : 1);
     const a = lum(fg), b = lum(bg);
-    worst.push([(Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), el.tagName, el.textContent.slice(0, 20)]);
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    worst.push([ratio, el.tagName, el.textContent.slice(0, 20)]);
   }
   worst.sort((x, y) => x[0] - y[0]);
   return worst.slice(0, 3);
@@ -462,7 +476,8 @@ def test_phone_width_and_keyboard(tab: Callable[..., Any]) -> None:
         "() => Array.from(document.querySelectorAll('.selfattn-try input')).map(e =>"
         " (e.labels && e.labels.length ? e.labels[0].textContent : e.getAttribute('aria-label')))"
     )
-    assert all(names) and len(names) == 1 + 2 * 12
+    assert all(names)
+    assert len(names) == 1 + 2 * 12
     assert page.locator(".selfattn-try [aria-live=polite]").count() == 2
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
 
