@@ -32,7 +32,6 @@ FORMAT_SPEC = re.compile(r"^\.(\d{1,2})([f%])$")
 
 WORDS: Mapping[str, Mapping[str, str]] = {
     "en": {
-        "title": "Try it",
         "target": "target",
         "candidate": "candidate",
         "role": "role",
@@ -42,7 +41,6 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "representation": "new representation",
         "baseline": "baseline",
         "shift": "shift",
-        "difference": "difference from",
         "separation": "separation",
         "temperature": "temperature",
         "temperature_hint": "not part of the CSV: run the script or the CLI with --temperature",
@@ -53,12 +51,10 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "chart": "attention weights",
         "invalid": "enter a finite number",
         "invalid_temperature": "enter a number greater than 0",
-        "edited": "edited",
         "nojs": "The interactive version of this example needs JavaScript; the other views show "
         "the computed numbers.",
     },
     "zh": {
-        "title": "动手试试",
         "target": "目标",
         "candidate": "候选",
         "role": "角色",
@@ -68,7 +64,6 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "representation": "新的表示",
         "baseline": "基线",
         "shift": "变化",
-        "difference": "相对于",
         "separation": "分离度",
         "temperature": "温度",
         "temperature_hint": "温度不在 CSV 里：运行脚本或命令行时加 --temperature",
@@ -79,11 +74,9 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "chart": "注意力权重",
         "invalid": "请输入一个有限的数",
         "invalid_temperature": "请输入大于 0 的数",
-        "edited": "已修改",
         "nojs": "这个示例的交互版需要 JavaScript；其他视图照常显示计算出的数值。",
     },
     "ko": {
-        "title": "직접 해 보기",
         "target": "대상",
         "candidate": "후보",
         "role": "역할",
@@ -93,7 +86,6 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "representation": "새 표현",
         "baseline": "기준선",
         "shift": "변화",
-        "difference": "기준 헤드와의 차이:",
         "separation": "분리도",
         "temperature": "온도",
         "temperature_hint": "온도는 CSV에 없습니다: 스크립트나 CLI를 --temperature 와 함께 "
@@ -105,7 +97,6 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "chart": "어텐션 가중치",
         "invalid": "유한한 수를 입력하세요",
         "invalid_temperature": "0보다 큰 수를 입력하세요",
-        "edited": "수정됨",
         "nojs": "이 예제의 대화형 버전은 JavaScript가 필요합니다. 다른 보기에는 계산된 값이 "
         "그대로 나옵니다.",
     },

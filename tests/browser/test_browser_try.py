@@ -12,6 +12,7 @@ import functools
 import gzip
 import io
 import json
+import math
 import random
 import statistics
 import subprocess
@@ -527,3 +528,98 @@ def test_measure_update_time_and_script_size(tab: Callable[..., Any], artifacts:
     (artifacts / "try-metrics.json").write_text(json.dumps(METRICS, indent=2) + "\n")
     print(json.dumps(METRICS, indent=2))
     assert METRICS["script_bytes"] > 0
+
+
+def _formats(values: list[float]) -> dict[str, list[str]]:
+    return {
+        "round": [py_round(v) for v in values],
+        ".3f": [format(v, ".3f") for v in values],
+        ".1%": [format(v, ".1%") for v in values],
+        ".0f": [format(v, ".0f") for v in values],
+    }
+
+
+def test_number_formatting_is_pythons(tab: Callable[..., Any]) -> None:
+    """Ties (k/16, x.5), signs, zeros and large values, as repr(round(x, 3)) and format()."""
+    page = tab("memo/")
+    _ready(page)
+    rng = random.Random(7)
+    values = [k / 16 for k in range(-40, 41)] + [k + 0.5 for k in range(-5, 6)]
+    values += [0.0, -0.0, -0.0001, 0.0005, 1e-7, 123456789.0, 1e15 + 0.3, 1e16, 3e20, -2.5e17]
+    values += [0.00125, 0.01875, 0.9995, 1.0005, 2.675, 1.0]
+    values += [rng.uniform(-10, 10) for _ in range(300)] + [rng.random() for _ in range(300)]
+    shown = page.evaluate(
+        """(values) => ({
+            round: values.map(v => window.selfattnTry.formatRound(v)),
+            '.3f': values.map(v => window.selfattnTry.formatValue(v, '.3f')),
+            '.1%': values.map(v => window.selfattnTry.formatValue(v, '.1%')),
+            '.0f': values.map(v => window.selfattnTry.formatValue(v, '.0f')),
+        })""",
+        values,
+    )
+    expected = _formats(values)  # Playwright passes -0.0 through as -0
+    for name, got in shown.items():
+        wrong = [(v, g, e) for v, g, e in zip(values, got, expected[name], strict=True) if g != e]
+        assert wrong == [], name
+
+
+GENERIC = {
+    # A P5-13.3-like group: three heads with given weights, vectors projected on two axes (the
+    # second the sum of two columns), the first head the reference. No softmax, so every value
+    # must agree with plain Python to the last bit.
+    "named": [{"name": "decision", "members": ["a"]}],
+    "top": 2,
+    "axes": [{"name": "x", "columns": [0]}, {"name": "yz", "columns": [1, 2]}],
+}
+
+
+def _generic_case(rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]]:
+    rows = [{"token": t, "vector": [rng.uniform(-2, 2) for _ in range(3)]} for t in "abc"]
+    heads = []
+    for _ in range(3):
+        raw = [rng.random() for _ in range(3)]
+        heads.append([w / sum(raw) for w in raw])
+    heads[1][2] = heads[1][1]  # a tie for the top-2 order
+    projected = [[r["vector"][0], sum([r["vector"][1], r["vector"][2]])] for r in rows]
+    contexts = [[sum(w[i] * projected[i][a] for i in range(3)) for a in range(2)] for w in heads]
+    diffs = [[c[a] - contexts[0][a] for a in range(2)] for c in contexts[1:]]
+    sep = math.sqrt(sum((contexts[1][a] - contexts[2][a]) ** 2 for a in range(2)))
+    tops = [sorted(range(3), key=lambda i, w=w: (-w[i], i))[:2] for w in heads]
+    group = {
+        "rows": rows,
+        "baseline": [0.25, -0.5],
+        "reference": 0,
+        "heads": [{"name": f"h{k}", "mode": "given", "values": w} for k, w in enumerate(heads)],
+    }
+    expected = {
+        "contexts": contexts,
+        "shifts": [[c[0] - 0.25, c[1] + 0.5] for c in contexts],
+        "differences": diffs,
+        "separation": sep,
+        "tops": tops,
+        "named": [[w[0]] for w in heads],
+    }
+    return group, expected
+
+
+def test_generic_engine_given_weights_axes_and_separations(tab: Callable[..., Any]) -> None:
+    page = tab("memo/")
+    _ready(page)
+    rng = random.Random(13)
+    for _ in range(50):
+        group, expected = _generic_case(rng)
+        out = page.evaluate(
+            """([data, group]) => {
+                const projected = window.selfattnTry.project(data, group);
+                const values = group.heads.map(h => h.values);
+                return window.selfattnTry.computeGroup(data, group, projected, values, 1, false);
+            }""",
+            [GENERIC, group],
+        )
+        assert [h["context"] for h in out["heads"]] == expected["contexts"]
+        assert [h["shift"] for h in out["heads"]] == expected["shifts"]
+        assert [d["values"] for d in out["differences"]] == expected["differences"]
+        assert [(s["a"], s["b"]) for s in out["separations"]] == [(1, 2)]
+        assert out["separations"][0]["value"] == expected["separation"]
+        assert [h["top"] for h in out["heads"]] == expected["tops"]
+        assert [h["named"] for h in out["heads"]] == expected["named"]

@@ -18,8 +18,9 @@
 
   // Decimal digits of ax >= 0 rounded half-even to nd places (toFixed rounds ties up).
   function fixedHalfEven(ax, nd) {
+    // toFixed writes 1e21 and above in exponent form; such doubles are whole numbers.
+    if (ax >= 1e21) return BigInt(ax).toString() + (nd ? "." + "0".repeat(nd) : "");
     var up = ax.toFixed(nd);
-    if (ax >= 1e21) return up;
     var full = ax.toFixed(100); // exact for every double that can tie at nd <= 20 places
     var dot = full.indexOf(".");
     var rest = full.slice(dot + 1 + nd);
@@ -515,6 +516,7 @@
   window.selfattnTry = {
     scan: scan,
     softmax: softmax,
+    project: project,
     computeGroup: computeGroup,
     formatRound: formatRound,
     formatValue: formatValue,
