@@ -196,3 +196,37 @@ def test_the_package_ships_the_assets() -> None:
     names = {f.distribution_path for f in builder.recurse_included_files()}
     assert "mkdocs_selfattn/assets/try/selfattn-try.js" in names
     assert "mkdocs_selfattn/assets/try/selfattn-try.css" in names
+
+
+def test_score_cells_found_through_bom_crlf_quotes_and_astral_text() -> None:
+    from mkdocs_selfattn.attention import compute_document
+    from mkdocs_selfattn.render.labels import Labels
+    from mkdocs_selfattn.render.try_view import try_data
+    from mkdocs_selfattn.table import parse_table
+
+    data = (
+        "\ufeffdocument_id,target_token,candidate_token,candidate_role,v,score\r\n"
+        'd,"it, 😀",a😀,"r ""q""",1.0,"2.50"\r\n'
+        "\r\n"
+        'd,"it, 😀","b\r\nline",r,2.0, 1e0\r\n'
+        "e,x,c,r,3.0,0.5\r\n"
+    ).encode()
+    result = compute_document(parse_table(data, source="x.csv"), "d")
+    out = try_data(
+        result,
+        Labels(),
+        data,
+        source="x.csv",
+        columns={},
+        vectors=None,
+        groups={},
+        number_format=None,
+        text={},
+        csv_href=None,
+        csv_name="x.csv",
+    )
+    cells = out["groups"][0]["heads"][0]["cells"]
+    text = data.decode("utf-8-sig")
+    assert [utf16_slice(text, tuple(c)) for c in cells] == ['"2.50"', " 1e0"]
+    assert out["csv"]["bom"] is True
+    assert out["csv"]["text"] == text

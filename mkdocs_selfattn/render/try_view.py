@@ -208,7 +208,7 @@ def _score_cells(
     """Per target, the text span of each candidate's score cell, checked against the core."""
     import numpy as np
 
-    from mkdocs_selfattn.table import ColumnMap, parse_table
+    from mkdocs_selfattn.table import ColumnMap, parse_table, row_line
 
     cols = ColumnMap.from_mapping(dict(columns), source=source)
     table = parse_table(csv_bytes, source=source, columns=cols, vectors=vectors)
@@ -231,8 +231,9 @@ def _score_cells(
             if span is None or _cell_value(csv_text, span) != cand.score:
                 raise DataError(
                     source,
-                    f"the try view could not find the score cell of data row {row + 1} "
+                    "the try view could not find this row's score cell in the file's text "
                     "(blank-looking lines or odd quoting?); save the file as plain CSV",
+                    line=row_line(csv_bytes, row),
                 )
             spans.append(span)
         out.append(spans)
