@@ -193,7 +193,8 @@ def _build(tmp_path_factory: pytest.TempPathFactory, port: int) -> Site:
     )
     (docs / "percent.md").write_text(
         "# percent\n\n```selfattn\ncsv: memo.csv\ndocument: memo_cap_missing\n"
-        "targets: [그것]\nnumber_format: '.1%'\nshow: [try]\n```\n",
+        "targets: [그것]\nnumber_format: '.1%'\ntext: {score: logit, reset: 重来}\n"
+        "show: [try]\n```\n",
         encoding="utf-8",
     )
     (project / "mkdocs.yml").write_text(YML.replace("PORT", str(port)), encoding="utf-8")
@@ -373,6 +374,9 @@ def test_edits_match_the_core_and_the_downloaded_csv_runs(
 def test_number_format_percent(tab: Callable[..., Any]) -> None:
     page = tab("percent/")
     _ready(page)
+    # The block's text: replaces the view's own words.
+    assert "logit" in page.locator(".selfattn-try-table th").all_inner_texts()
+    assert page.locator(".selfattn-try-reset").inner_text() == "重来"
     scores: dict[tuple[int, int], str] = {}
     _check(page, PERCENT, scores, 1.0)
     rng = random.Random(3)
