@@ -16,6 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.float_range import (
+    checked_shift,
+    means_in_range,
+    redo_overflowed_differences,
+    weighted_sums_in_range,
+)
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.table import (
     PARALLEL_ROWS,
@@ -105,7 +111,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
 
     first_rows = starts if order is None else order[starts]
     group_document = table.document_codes[first_rows].astype(np.int64)
-    shift = representation - baseline[group_document]
+    shift = checked_shift(table, representation, baseline[group_document], first_rows)
     return AttentionResults(
         table=table,
         temperature=temperature,
@@ -191,11 +197,12 @@ def _softmax_rows(
     """Softmax of each row of a (groups × candidates) matrix, into ``out`` or a new array."""
     # Subtracting the row maximum before dividing keeps exp() in range even for ±1e300 scores:
     # every difference is ≤ 0, so the largest term is exactly exp(0) = 1 and nothing overflows.
-    # (A difference of two huge scores can still overflow to -inf; exp(-inf) = 0 is then right.)
+    largest = scores.max(axis=1, keepdims=True)
     with np.errstate(over="ignore", under="ignore"):
-        exps: FloatArray = np.subtract(scores, scores.max(axis=1, keepdims=True), out=out)
+        exps: FloatArray = np.subtract(scores, largest, out=out)
         if temperature != 1.0:
             exps /= temperature
+        redo_overflowed_differences(exps, scores, largest, temperature)
         np.exp(exps, out=exps)
     exps /= _row_sums(exps)[:, None]
     return exps
@@ -226,14 +233,18 @@ def _weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
     turn, in half the time of an accumulate; with one column it would sum the candidates
     innermost, which unrolls into several partial sums, so the accumulate is used there.
     """
-    if vectors.shape[2] >= 2:
-        sums: FloatArray = np.einsum("gc,gcd->gd", weights, vectors)
-    else:
-        products: FloatArray = weights[:, :, None] * vectors
-        np.add.accumulate(products, axis=1, out=products)
-        sums = products[:, -1, :]
+    sums = weighted_sums_in_range(_left_to_right_weighted_sums, weights, vectors)
     # "+ 0.0" turns a -0.0 sum into 0.0, as Python's sum(), which starts from 0, would give.
     return sums + 0.0
+
+
+def _left_to_right_weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
+    if vectors.shape[2] >= 2:
+        sums: FloatArray = np.einsum("gc,gcd->gd", weights, vectors)
+        return sums
+    products: FloatArray = weights[:, :, None] * vectors
+    np.add.accumulate(products, axis=1, out=products)
+    return products[:, -1, :]
 
 
 def _group_keys(table: CandidateTable, rows: IntArray | None = None) -> IntArray:
@@ -326,9 +337,7 @@ def _baselines(table: CandidateTable, uniform: int | None = None) -> FloatArray:
     baseline = np.zeros((n_docs, table.vectors.shape[1]), dtype=np.float64)
     firsts = table.vectors[is_first]
     for j in range(table.vectors.shape[1]):
-        sums = np.bincount(docs, weights=firsts[:, j], minlength=n_docs)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            baseline[:, j] = sums / counts
+        baseline[:, j] = means_in_range(docs, firsts[:, j], counts)
     return baseline
 
 
@@ -386,37 +395,56 @@ def compute_document(
     targets: Sequence[str] | None = None,
     groups: Mapping[str, Sequence[str]] | None = None,
     temperature: float = 1.0,
+    check: bool = False,
 ) -> DocumentResult:
-    """Compute only ``document``'s rows; ``targets`` default to all of them in CSV order."""
+    """Compute only ``document``'s rows; ``targets`` default to all of them in CSV order.
+
+    With ``check``, rows that would compute a meaningless number are refused and uneven targets
+    warned about (see :mod:`mkdocs_selfattn.data_checks`); pages always check.
+    """
     if document not in table.documents:
         raise DataError(
             table.source,
-            f"document {document!r} not found; the file has {_listing(table.documents)}",
+            f"document {document!r} not found{_did_you_mean(document, table.documents)}; "
+            f"the file has {_listing(table.documents)}",
+            key="document",
         )
     doc_code = table.documents.index(document)
     part = table.subset(table.document_codes == doc_code)
     results = compute(part, temperature)
+    warnings: tuple[str, ...] = ()
+    if check:
+        from mkdocs_selfattn.data_checks import check_document
+
+        warnings = check_document(results, document)
 
     group_targets = [part.targets[c] for c in results.group_target]
     wanted = list(dict.fromkeys(group_targets)) if targets is None else list(targets)
     if not wanted:
-        raise DataError(table.source, "the list of targets is empty; name at least one target")
+        raise DataError(
+            table.source, "the list of targets is empty; name at least one target", key="targets"
+        )
     missing = [t for t in wanted if t not in group_targets]
     if missing:
+        known = list(dict.fromkeys(group_targets))
         raise DataError(
             table.source,
             f"target(s) {', '.join(repr(m) for m in missing)} not found in document "
-            f"{document!r}; its targets are {_listing(list(dict.fromkeys(group_targets)))}",
+            f"{document!r}{_did_you_mean(missing[0], known)}; its targets are {_listing(known)}",
+            key="targets",
         )
-    candidate_tokens = {part.candidates[c] for c in part.candidate_codes}
+    # Distinct candidates in CSV order (codes number tokens by first appearance in the file).
+    in_order = [part.candidates[c] for c in np.unique(part.candidate_codes)]
+    candidate_tokens = set(in_order)
     for name, members in (groups or {}).items():
         absent = [m for m in members if m not in candidate_tokens]
         if absent:
             raise DataError(
                 table.source,
                 f"group {name!r} names {', '.join(repr(a) for a in absent)}, which is not a "
-                f"candidate of document {document!r}; its candidates are "
-                f"{_listing(sorted(candidate_tokens))}",
+                f"candidate of document {document!r}{_did_you_mean(absent[0], in_order)}; its "
+                f"candidates are {_listing(in_order)}",
+                key="groups",
             )
 
     target_results: list[TargetResult] = []
@@ -434,6 +462,7 @@ def compute_document(
         baseline=tuple(float(v) for v in results.baseline[doc_in_part]),
         targets=tuple(target_results),
         temperature=results.temperature,
+        warnings=warnings,
     )
 
 
@@ -475,6 +504,13 @@ def _target_result(
 def _group_weight(candidates: Sequence[CandidateResult], members: set[str]) -> float:
     # Summed left to right like the chapter's script, so both print the same rounded value.
     return float(sum(c.weight for c in candidates if c.token in members))
+
+
+def _did_you_mean(text: str, options: Sequence[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(text, list(options), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _listing(values: Sequence[str], limit: int = 20) -> str:

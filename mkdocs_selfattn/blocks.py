@@ -66,11 +66,15 @@ _DEFINE_KEYS = (
     "groups",
     "temperature",
     "script",
+    "mixed_candidates",
 )
 _VIEW_KEYS = ("show", "top", "number_format", "text", "title")
-_ALL_KEYS = ("use", *_DEFINE_KEYS, *_VIEW_KEYS)
+_ALL_KEYS = ("use", *_DEFINE_KEYS, *_VIEW_KEYS, "from")
 
-_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
+# The indent may hold blockquote markers ("> ", "> > "), so blocks in blockquotes are found too.
+_FENCE_OPEN = re.compile(
+    r"^(?P<indent>[ \t]*(?:>[ \t]?)*[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$"
+)
 _ID = re.compile(r"^[A-Za-z_][\w-]*$")
 
 
@@ -81,7 +85,14 @@ class RawBlock:
     start: int
     end: int
     indent: str
+    """What precedes the fence on its line: spaces, and ``>`` markers inside a blockquote."""
     body: str
+
+    @property
+    def blank(self) -> str:
+        """An empty line at the block's depth: ``>`` keeps a blockquote going, spaces do not
+        matter."""
+        return self.indent.rstrip()
 
 
 def _fences(lines: list[str]) -> Iterator[tuple[int, int, re.Match[str]]]:
@@ -93,7 +104,7 @@ def _fences(lines: list[str]) -> Iterator[tuple[int, int, re.Match[str]]]:
         if not match or (match["fence"][0] == "`" and "`" in match["info"]):
             i += 1
             continue
-        close = _find_close(lines, i + 1, match["fence"])
+        close = _find_close(lines, i + 1, match["fence"], quoted=">" in match["indent"])
         yield i, close, match
         i = close + 1
 
@@ -112,8 +123,9 @@ def find_blocks(text: str) -> list[RawBlock]:
     return blocks
 
 
-def _find_close(lines: list[str], start: int, fence: str) -> int:
-    pattern = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+def _find_close(lines: list[str], start: int, fence: str, *, quoted: bool = False) -> int:
+    lead = "[ \t>]*" if quoted else "[ \t]*"
+    pattern = re.compile(rf"^{lead}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
     for j in range(start, len(lines)):
         if pattern.match(lines[j]):
             return j
@@ -121,7 +133,13 @@ def _find_close(lines: list[str], start: int, fence: str) -> int:
 
 
 def _dedent(line: str, indent: str) -> str:
-    return line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t")
+    if line.startswith(indent):
+        return line[len(indent) :]
+    depth = indent.count(">")
+    if depth:
+        # A quoted line written with other spacing (">" alone for an empty line, say).
+        return re.sub(rf"^[ \t]*(?:>[ \t]?){{0,{depth}}}", "", line)
+    return line.lstrip(" \t")
 
 
 def fenced_line_numbers(text: str) -> set[int]:
@@ -138,7 +156,8 @@ def fenced_line_numbers(text: str) -> set[int]:
     return inside
 
 
-_CONTAINER = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|!!!|\?\?\?|===|>)")
+# List items, admonitions, details, content tabs, blockquotes and footnote definitions.
+_CONTAINER = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|!!!|\?\?\?|===|>|\[\^[^\]]+\]:)")
 
 
 def _indented_code(lines: list[str], fenced: set[int]) -> set[int]:
@@ -177,6 +196,12 @@ class ViewOptions:
     number_format: str | None = None
     text: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     title: str | None = None
+    text_by_language: Mapping[str, Mapping[str, str]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    title_by_language: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    language: str | None = None
+    """The page's language once the view is localised (see ``mkdocs_selfattn.languages``)."""
 
 
 @dataclass(frozen=True)
@@ -191,9 +216,14 @@ class ExampleSpec:
     vectors: tuple[str, ...] | None = None
     columns: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     display: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    display_by_language: Mapping[str, Mapping[str, str]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     groups: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     temperature: float = 1.0
     script: str | None = None
+    mixed_candidates: bool = False
+    """Targets of the document may re-read different candidates (no warning)."""
     key_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def line_of(self, key: str) -> int:
@@ -209,6 +239,8 @@ class BlockSpec:
     view: ViewOptions
     example: ExampleSpec | None = None
     use: str | None = None
+    source: str | None = None
+    """``from:``, the shared examples file that defines ``use``."""
 
 
 # libyaml's parser when PyYAML was built with it: the pure-Python one dominated warm builds.
@@ -400,13 +432,23 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
                 "a 'use:' block shows an example defined earlier and cannot change its data; "
                 f"only {', '.join(_VIEW_KEYS)} are allowed here",
             )
-        return BlockSpec(line=start, view=view, use=reader.text("use", data["use"]))
+        return BlockSpec(
+            line=start,
+            view=view,
+            use=reader.text("use", data["use"]),
+            source=reader.opt_text("from"),
+        )
+    if "from" in data:
+        raise reader.fail(
+            "from", "names a shared examples file: say which example with 'use: ID' as well"
+        )
     for required in ("csv", "document"):
         if required not in data:
             raise BlockError(
                 f"missing key '{required}:'; a block needs 'csv' and 'document' (or 'use')",
                 line=start,
             )
+    display, display_by_language = _by_language(reader, "display")
     example_id = reader.opt_text("id")
     if example_id is not None and not _ID.match(example_id):
         raise reader.fail("id", f"{example_id!r} is not a simple name; use letters, digits, _ or -")
@@ -436,10 +478,12 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
         targets=reader.text_list("targets"),
         vectors=reader.text_list("vectors"),
         columns=MappingProxyType(_columns(reader)),
-        display=MappingProxyType(reader.text_map("display")),
+        display=MappingProxyType(display),
+        display_by_language=MappingProxyType(display_by_language),
         groups=MappingProxyType(groups),
         temperature=float(temperature),
         script=reader.opt_text("script"),
+        mixed_candidates=_flag(reader, "mixed_candidates"),
         key_lines=MappingProxyType(dict(key_lines)),
     )
     if example.targets is not None and not example.targets:
@@ -447,6 +491,13 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
     if "code" in view.show and example.script is None:
         raise reader.fail("show", "the 'code' view lists the example script: add 'script:'")
     return BlockSpec(line=start, view=view, example=example)
+
+
+def _flag(reader: _Reader, key: str) -> bool:
+    value = reader.data.get(key, False)
+    if not isinstance(value, bool):
+        raise reader.fail(key, f"expected true or false, got {_kind(value)} {_preview(value)}")
+    return value
 
 
 def _columns(reader: _Reader) -> dict[str, str]:
@@ -485,19 +536,48 @@ def _view_options(reader: _Reader) -> ViewOptions:
             raise reader.fail(
                 "number_format", f"{number_format!r} is not a format spec ({exc})"
             ) from None
-    text = reader.text_map("text")
-    unknown = [k for k in text if k not in TEXT_KEYS]
-    if unknown:
-        close = difflib.get_close_matches(unknown[0], TEXT_KEYS, n=1)
-        hint = f"did you mean '{close[0]}'?" if close else f"keys: {', '.join(TEXT_KEYS)}"
-        raise reader.fail("text", f"unknown text key '{unknown[0]}'; {hint}")
+    text, text_by_language = _by_language(reader, "text")
+    for words in (text, *text_by_language.values()):
+        unknown = [k for k in words if k not in TEXT_KEYS]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], TEXT_KEYS, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"keys: {', '.join(TEXT_KEYS)}"
+            raise reader.fail("text", f"unknown text key '{unknown[0]}'; {hint}")
+    title: str | None = None
+    title_by_language: dict[str, str] = {}
+    if isinstance(data.get("title"), dict):
+        title_by_language = reader.text_map("title")
+    else:
+        title = reader.opt_text("title")
     return ViewOptions(
         show=tuple(show),
         top=top,
         number_format=number_format,
         text=MappingProxyType(text),
-        title=reader.opt_text("title"),
+        title=title,
+        text_by_language=MappingProxyType(text_by_language),
+        title_by_language=MappingProxyType(title_by_language),
     )
+
+
+def _by_language(reader: _Reader, key: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """``{a: b}`` for every page, or ``{LANG: {a: b}, …}`` with one mapping per language."""
+    value = reader.data.get(key)
+    if not isinstance(value, dict) or not any(isinstance(v, dict) for v in value.values()):
+        return reader.text_map(key), {}
+    by_language: dict[str, dict[str, str]] = {}
+    for language, words in value.items():
+        code = reader.text(key, language, "a language code such as en")
+        if not isinstance(words, dict):
+            raise reader.fail(
+                key,
+                f"give every language its own mapping ({code}: {{…}}), or one mapping for all "
+                "pages; do not mix the two",
+            )
+        by_language[code] = {
+            reader.text(key, k, "text keys"): reader.text(key, v) for k, v in words.items()
+        }
+    return {}, by_language
 
 
 # ---------------------------------------------------------------------------------------------

@@ -38,12 +38,21 @@ class DataError(SelfAttnError):
     """Bad CSV content or a request the CSV cannot answer, located in the data file."""
 
     def __init__(
-        self, path: str, message: str, *, line: int | None = None, column: str | None = None
+        self,
+        path: str,
+        message: str,
+        *,
+        line: int | None = None,
+        column: str | None = None,
+        key: str | None = None,
     ) -> None:
         super().__init__(message)
         self.path = path
         self.line = line
         self.column = column
+        self.key = key
+        """The block key whose value the file cannot answer (``document``, ``targets``…), so the
+        page message points at that key's line rather than at the fence."""
 
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
@@ -64,5 +73,19 @@ class BlockError(SelfAttnError):
         self.line = line
 
 
+class UseOfFailedExampleError(BlockError):
+    """A ``use:`` block or inline value whose example failed: shown as an error on the page, but
+    counted into one summary line instead of repeating the example's own message."""
+
+    def __init__(self, message: str, *, example_id: str, line: int | None = None) -> None:
+        super().__init__(message, line=line)
+        self.example_id = example_id
+
+
 class ScriptError(SelfAttnError):
     """The example script failed, timed out, or printed something other than the core's numbers."""
+
+    def __init__(self, message: str, *, diff: str | None = None) -> None:
+        super().__init__(message)
+        self.diff = diff
+        """The whole unified diff of a mismatch (the message shows its first lines only)."""

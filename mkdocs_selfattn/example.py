@@ -8,16 +8,23 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import difflib
 import io
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from mkdocs_selfattn import __version__
+from mkdocs_selfattn.block_errors import (
+    MERMAID_FENCE_MISSING,
+    error_html,
+    mismatch,
+    read_bytes,
+    read_text,
+    with_label_hint,
+)
 from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
 from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
@@ -30,11 +37,11 @@ from mkdocs_selfattn.jobs import (
     render_chart_job,
     result_payload,
 )
+from mkdocs_selfattn.languages import localized_script
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
-from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.jsonout import result_from_dict
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.mermaid import render_mermaid
+from mkdocs_selfattn.render.mermaid import mermaid_html, render_mermaid
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import (
     Table,
@@ -43,6 +50,7 @@ from mkdocs_selfattn.render.tables import (
     target_tables,
     to_html,
 )
+from mkdocs_selfattn.render.words import CHART, MERMAID, TABLE, page_word, words
 from mkdocs_selfattn.results import DocumentResult
 
 
@@ -73,6 +81,13 @@ class Settings:
     script_timeout: float = 30.0
     draw_charts: bool = True
     """Off for ``mkdocs-selfattn check``: chart views are still checked, but nothing is drawn."""
+    mermaid_fence: bool = True
+    """Whether the site renders ``mermaid`` fences (MkDocs: a superfences custom fence)."""
+    mixed_candidates: bool = False
+    """Allow targets of one document to re-read different candidates (else a warning)."""
+    mermaid: tuple[str, str] | None = ("pre", "mermaid")
+    """How the site's superfences writes a mermaid fence, (element, class), so the view can be
+    that HTML (kept out of the search index); None: a site formatter of its own, so a fence."""
 
 
 @dataclass(frozen=True)
@@ -179,7 +194,7 @@ _POLL_S = 0.05
 
 Piece = tuple[str, "str | PendingHtml"]
 """("md", markdown), ("html", raw HTML that must bypass markdown) or ("late", raw HTML that
-bypasses markdown and the search index: tables and charts, which are numbers, and charts may
+bypasses markdown and the search index: tables, figures and charts, which are numbers (charts may
 still be drawing). The plugin puts "late" pieces in after search has indexed the page, which
 keeps the index to the prose and the printout and saves parsing every table cell for it."""
 
@@ -207,6 +222,9 @@ class Pipeline:
         self._submit = submit
         self.warnings: list[str] = []
         """Problems found while rendering that do not stop the block (e.g. missing glyphs)."""
+        self.shared_warnings: list[str] = []
+        """Like ``warnings``, but about a file or the site rather than the block (a CSV's
+        uneven targets, the missing mermaid fence): adapters log each once per build."""
         self._charts: dict[str, ChartRequest] = {}
         self._result_futures: dict[str, Future[dict[str, Any]]] = {}
         self._chart_jobs: dict[str, ChartJob] = {}
@@ -224,7 +242,7 @@ class Pipeline:
         if self._submit is None:
             return
         csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
-        csv_bytes = _read_bytes(csv_file)
+        csv_bytes = read_bytes(csv_file, "csv")
         key = result_key(spec, csv_bytes)
         request = ComputeRequest.of(key, spec, csv_bytes, csv_file.display)
         if (
@@ -244,7 +262,7 @@ class Pipeline:
                 display=tuple(spec.display.items()),
                 style=self.settings.chart,
                 number_format=number_format,
-                text=tuple(view.text.items()),
+                text=tuple(chart_text(view).items()),
                 title=view.title,
             )
 
@@ -272,6 +290,10 @@ class Pipeline:
             fn, args = job.remote
             job.future = self._submit(fn, *args)
             self._in_flight.append(job)
+
+    def unclaimed(self) -> tuple[int, int]:
+        """Results and charts sent ahead that no page has taken (yet)."""
+        return len(self._result_futures), len(self._chart_jobs)
 
     def unqueue(self, job: ChartJob) -> None:
         with contextlib.suppress(ValueError):
@@ -308,13 +330,14 @@ class Pipeline:
 
     # -- loading ------------------------------------------------------------------------------
 
-    def load(self, spec: ExampleSpec, resolver: Resolver) -> Example:
+    def load(self, spec: ExampleSpec, resolver: Resolver, language: str | None = None) -> Example:
+        """``language``: the page's, for a localised script (see :func:`localized_script`)."""
         csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
-        csv_bytes = _read_bytes(csv_file)
+        csv_bytes = read_bytes(csv_file, "csv")
         script_file = script_text = None
         if spec.script is not None:
-            script_file = resolver.resolve(spec.script, "script", spec.line_of("script"))
-            script_text = _read_text(script_file)
+            script_file = localized_script(spec, resolver, language)
+            script_text = read_text(script_file, "script")
         key = result_key(spec, csv_bytes)
         result = _cached_result(self.cache.get("result", key))
         if result is None:
@@ -322,16 +345,24 @@ class Pipeline:
             if payload is not None:
                 result = result_from_dict(payload)
             else:
-                result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
+                try:
+                    result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
+                except DataError as exc:
+                    raise with_label_hint(exc, spec) from None
                 payload = result_payload(result)
             self.cache.put("result", key, payload)
         labels = Labels(dict(spec.display)).for_result(result)
-        printout = render_printout(result, labels)
+        printout = render_printout(result, labels.as_written())
         script_output = None
         if script_file is not None and script_text is not None and self.settings.run_scripts:
-            script_output = self._script_output(script_file, script_text, csv_bytes, resolver)
+            script_output = self._script_output(
+                script_file, script_text, csv_bytes, resolver, language
+            )
             if script_output != printout:
-                raise ScriptError(_mismatch(script_file.display, printout, script_output))
+                message, diff = mismatch(script_file.display, printout, script_output)
+                raise ScriptError(message, diff=diff)
+        if not (spec.mixed_candidates or self.settings.mixed_candidates):
+            self.shared_warnings += result.warnings
         return Example(
             spec=spec,
             csv=csv_file,
@@ -346,11 +377,17 @@ class Pipeline:
         )
 
     def _script_output(
-        self, script: ResolvedFile, text: str, csv_bytes: bytes, resolver: Resolver
+        self,
+        script: ResolvedFile,
+        text: str,
+        csv_bytes: bytes,
+        resolver: Resolver,
+        language: str | None = None,
     ) -> str:
         from mkdocs_selfattn.scripts import run_script
 
-        key = content_key("script", text, csv_bytes, str(script.path), str(resolver.project_root))
+        root = str(resolver.project_root)
+        key = content_key("script", text, csv_bytes, str(script.path), root, language)
         cached = self.cache.get("script", key)
         if isinstance(cached, str):
             return cached
@@ -359,6 +396,7 @@ class Pipeline:
             cwd=resolver.project_root,
             timeout=self.settings.script_timeout,
             display=script.display,
+            language=language,
         )
         self.cache.put("script", key, run.stdout)
         return run.stdout
@@ -370,24 +408,35 @@ class Pipeline:
         pieces: list[Piece] = []
         for name in view.show:
             if name == "output":
-                pieces.append(("md", self._output(example)))
+                pieces.append(("md", self._output(example, view.language)))
             elif name == "table":
-                tables = target_tables(example.result, example.labels, number_format, view.text)
+                tables = target_tables(
+                    example.result, example.labels, number_format, _text(TABLE, view)
+                )
                 pieces.append(("late", to_html(tables)))
             elif name == "compare":
-                table = compare_table(example.result, example.labels, number_format, view.text)
+                table = compare_table(
+                    example.result, example.labels, number_format, _text(TABLE, view)
+                )
                 pieces.append(("late", to_html([table])))
             elif name == "csv":
                 pieces.append(("late", to_html([self._csv_rows(example)])))
+            elif name == "mermaid" and not self.settings.mermaid_fence:
+                pieces.append(("html", error_html(MERMAID_FENCE_MISSING, language=view.language)))
+                self.shared_warnings.append(MERMAID_FENCE_MISSING)
             elif name == "mermaid":
                 source = render_mermaid(
                     example.result,
                     example.labels,
                     top=view.top,
                     number_format=number_format,
-                    text=view.text,
+                    text=_text(MERMAID, view),
                 )
-                pieces.append(("md", _fence("mermaid", source)))
+                if self.settings.mermaid is None:
+                    pieces.append(("md", _fence("mermaid", source)))
+                else:
+                    # As superfences writes the fence, but late: no figure source in search.
+                    pieces.append(("late", mermaid_html(source, *self.settings.mermaid)))
             elif name == "chart":
                 pieces.append(("late", self._chart(example, view, number_format)))
             elif name == "code":
@@ -396,15 +445,12 @@ class Pipeline:
                 pieces.append(("late", _try_html(example, view, number_format, line)))
         return pieces
 
-    def _output(self, example: Example) -> str:
+    def _output(self, example: Example, language: str | None) -> str:
         if example.script_output is not None:
             return _fence("text", example.script_output)
         fence = _fence("text", example.printout)
         if example.script is not None:
-            return (
-                fence + "\n\n*The example script was not run for this build "
-                "(scripts are switched off); this is the core's printout.*"
-            )
+            return fence + "\n\n" + page_word("scripts_off", language)
         return fence
 
     def _code(self, example: Example, line: int) -> str:
@@ -439,7 +485,7 @@ class Pipeline:
         cached = _cached_chart(self.cache.get("chart", key))
         if cached is not None:
             return self._finish_chart(None, *cached)
-        args = (example.result, example.labels, style, number_format, dict(view.text), view.title)
+        args = (example.result, example.labels, style, number_format, chart_text(view), view.title)
 
         def finish(svg: str, missing: list[str]) -> str:
             return self._finish_chart(key, svg, missing)
@@ -521,7 +567,7 @@ def chart_key(
         list(style.colors),
         list(style.fonts),
         number_format,
-        dict(view.text),
+        chart_text(view),
         view.title,
         matplotlib_version(),
     )
@@ -547,24 +593,6 @@ def _cached_result(payload: object) -> DocumentResult | None:
         return None
 
 
-def _read_bytes(file: ResolvedFile) -> bytes:
-    try:
-        return file.path.read_bytes()
-    except FileNotFoundError:
-        raise DataError(file.display, "file not found; check the path") from None
-    except IsADirectoryError:
-        raise DataError(file.display, "is a folder, not a file") from None
-    except OSError as exc:
-        raise DataError(file.display, f"cannot be read ({exc.strerror or exc})") from None
-
-
-def _read_text(file: ResolvedFile) -> str:
-    try:
-        return _read_bytes(file).decode("utf-8")
-    except UnicodeDecodeError:
-        raise DataError(file.display, "is not UTF-8 text") from None
-
-
 def _fence(lang: str, body: str, attrs: str = "") -> str:
     longest = max((len(run) for run in _backtick_runs(body)), default=0)
     fence = "`" * max(3, longest + 1)
@@ -586,32 +614,10 @@ def _backtick_runs(text: str) -> list[str]:
     return runs
 
 
-def _mismatch(display: str, expected: str, actual: str) -> str:
-    diff = list(
-        difflib.unified_diff(
-            expected.splitlines(),
-            actual.splitlines(),
-            "core printout",
-            "script output",
-            lineterm="",
-            n=0,
-        )
-    )
-    shown = diff[2:12]
-    more = len(diff) - 2 - len(shown)
-    tail = f" (+{more} more diff lines)" if more > 0 else ""
-    return (
-        f"the output of script {display} differs from the numbers computed from the CSV: "
-        + " | ".join(shown)
-        + tail
-        + "; fix the script or the block's options so both agree"
-    )
+def _text(catalogue: Mapping[str, Mapping[str, str]], view: ViewOptions) -> dict[str, str]:
+    """A view's words: the plugin's in the page's language, then the block's own ``text:``."""
+    return {**words(catalogue, view.language), **view.text}
 
 
-def error_html(message: str) -> str:
-    """The visible in-page error that replaces a broken block when the build is not strict."""
-    return (
-        '<div class="admonition failure selfattn-error">'
-        '<p class="admonition-title">selfattn: this example could not be built</p>'
-        f"<p>{html_text(message)}</p></div>"
-    )
+def chart_text(view: ViewOptions) -> dict[str, str]:
+    return _text(CHART, view)

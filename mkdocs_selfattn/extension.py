@@ -29,6 +29,7 @@ from markdown.preprocessors import Preprocessor
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.example import PendingHtml, Pipeline, ResolvedFile, Settings
+from mkdocs_selfattn.options import CHECKS, option_problems
 from mkdocs_selfattn.page import expand_page
 from mkdocs_selfattn.paths import resolve_path
 from mkdocs_selfattn.render.chart import ChartStyle
@@ -75,6 +76,8 @@ class _ZensicalPage:
     def __init__(self, md: Markdown) -> None:
         self.path: str | None = None
         self.root_dir: Path | None = None
+        self.language: str | None = None
+        """The theme's language, as the plugin reads it without mkdocs-static-i18n."""
         if "rendering_context" not in md.preprocessors:
             return
         context = md.preprocessors["rendering_context"]
@@ -86,6 +89,9 @@ class _ZensicalPage:
         self.path = path if isinstance(path, str) and path else None
         if config.get("root_dir"):
             self.root_dir = Path(str(config["root_dir"]))
+        theme = config.get("theme")
+        if isinstance(theme, dict) and isinstance(theme.get("language"), str):
+            self.language = theme["language"] or None
 
 
 class SelfAttnPreprocessor(Preprocessor):
@@ -116,17 +122,26 @@ class SelfAttnPreprocessor(Preprocessor):
             content = html.resolve() if isinstance(html, PendingHtml) else html
             return str(self.md.htmlStash.store(content))
 
-        expanded = expand_page(text, pipeline=ext.pipeline, resolver=resolver, store=store)
+        expanded = expand_page(
+            text,
+            pipeline=ext.pipeline,
+            resolver=resolver,
+            store=store,
+            language=str(ext.getConfig("language") or "") or page.language,
+        )
         for problem in expanded.problems:
             if page_name is not None:
                 where = f"{page_name}:{problem.line}" if problem.line else page_name
-                message = f"{where}: selfattn: {problem.message}"
+                head = f"{where}: selfattn: "
             else:
                 where = f"line {problem.line}" if problem.line else "page"
-                message = f"selfattn: {where}: {problem.message}"
+                head = f"selfattn: {where}: "
             if ext.getConfig("on_error") == "fail":
-                raise SelfAttnError(message)
-            log.warning(message)
+                raise SelfAttnError(head + problem.message)
+            for text in problem.lines:
+                log.warning(head + text)
+            if problem.detail:
+                log.debug("%s%s", head, problem.detail)
         return expanded.markdown.split("\n")
 
 
@@ -146,6 +161,7 @@ class SelfAttnExtension(Extension):
             "chart_colors": [list(DEFAULT_COLORS), "Bar colours, one per target."],
             "chart_fonts": [list(DEFAULT_FONTS), "Chart font families, CJK included."],
             "on_error": ["warn", "warn: log and show the error in the page; fail: raise."],
+            "language": ["", "The pages' language (default: Zensical's theme.language)."],
         }
         super().__init__(**kwargs)
         self._pipeline: Pipeline | None = None
@@ -156,6 +172,14 @@ class SelfAttnExtension(Extension):
     def pipeline(self) -> Pipeline:
         """Built on first use, after Python-Markdown has applied the configuration."""
         if self._pipeline is None:
+            values: dict[str, object] = {
+                name: self.getConfig(name) for name in CHECKS if name != "chart_workers"
+            }
+            # The extension's "no format" is an empty string; the rules' is None.
+            values["number_format"] = values["number_format"] or None
+            problems = option_problems(values)
+            if problems:
+                raise SelfAttnError("selfattn: " + "; ".join(problems))
             cache_dir = str(self.getConfig("cache_dir") or "")
             folder = (self.project_root / cache_dir).resolve() if cache_dir else None
             settings = Settings(

@@ -87,12 +87,16 @@ def compute(request: ComputeRequest) -> DocumentResult:
         targets=request.targets,
         groups={name: list(members) for name, members in request.groups},
         temperature=request.temperature,
+        check=True,
     )
 
 
 def result_payload(result: DocumentResult) -> dict[str, Any]:
     """The cache's form of a result (also what a worker sends back)."""
-    return {**result_to_dict(result), "source": result.source}
+    payload = {**result_to_dict(result), "source": result.source}
+    if result.warnings:
+        payload["warnings"] = list(result.warnings)
+    return payload
 
 
 def compute_payload(request: ComputeRequest) -> dict[str, Any]:

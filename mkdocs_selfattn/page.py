@@ -8,22 +8,33 @@ Python-Markdown's own HTML stash) and in how problems are reported.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from mkdocs_selfattn.block_errors import error_html
 from mkdocs_selfattn.blocks import (
     BlockSpec,
+    ExampleSpec,
     InlineValue,
     ViewOptions,
     find_blocks,
     find_inline_values,
     parse_block,
 )
-from mkdocs_selfattn.errors import BlockError, SelfAttnError
-from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver, error_html
-from mkdocs_selfattn.inline import inline_value
+from mkdocs_selfattn.errors import (
+    BlockError,
+    DataError,
+    ScriptError,
+    SelfAttnError,
+    UseOfFailedExampleError,
+)
+from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver
+from mkdocs_selfattn.inline import did_you_mean, inline_value
+from mkdocs_selfattn.languages import localize_spec, localize_view
 from mkdocs_selfattn.page_memo import file_digest
+from mkdocs_selfattn.shared import SharedExample, load_shared
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,18 @@ class Problem:
 
     line: int | None
     message: str
+    once: str | None = None
+    """Set when the mistake is in a file or the site, not in this block (a bad CSV cell read by
+    several blocks): adapters log a problem with the same ``once`` only the first time a build
+    meets it, and the page still shows its error."""
+    summary: str | None = None
+    """A second line for the log: the uses of this failed example that were skipped."""
+    detail: str | None = None
+    """Too long for the log line (a script's whole diff): adapters log it at debug level."""
+
+    @property
+    def lines(self) -> list[str]:
+        return [self.message] if self.summary is None else [self.message, self.summary]
 
 
 @dataclass
@@ -49,6 +72,8 @@ class ExpandedPage:
     examples: dict[str, Example] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     """Ids whose defining block failed, with its line, so later uses say so."""
+    unread: list[int] = field(default_factory=list)
+    """Lines of blocks that failed before even their id could be read."""
 
 
 Store = Callable[[str | PendingHtml, bool], str]
@@ -56,8 +81,18 @@ Store = Callable[[str | PendingHtml, bool], str]
 late HTML (charts): an adapter may insert it after search has indexed the page."""
 
 
-def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Store) -> ExpandedPage:
-    """Replace blocks and inline values; a broken one becomes a visible error, the rest renders."""
+def expand_page(
+    text: str,
+    *,
+    pipeline: Pipeline,
+    resolver: Resolver,
+    store: Store,
+    language: str | None = None,
+) -> ExpandedPage:
+    """Replace blocks and inline values; a broken one becomes a visible error, the rest renders.
+
+    ``language`` is the page's: it picks labels keyed by language and the plugin's own words.
+    """
     out = ExpandedPage(markdown=text)
     blocks = find_blocks(text)
     parsed: list[BlockSpec | BlockError] = []
@@ -70,39 +105,120 @@ def expand_page(text: str, *, pipeline: Pipeline, resolver: Resolver, store: Sto
     for spec in parsed:
         if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
             defined_at.setdefault(spec.example.id, spec.line)
+        elif isinstance(spec, BlockSpec) and spec.use is not None and spec.source is not None:
+            defined_at.setdefault(spec.use, spec.line)
+
+    for raw, spec in zip(blocks, parsed, strict=True):
+        if isinstance(spec, BlockError):
+            recovered = recover_id(raw.body)
+            if recovered is not None:
+                defined_at.setdefault(recovered, raw.start)
+            elif not _USE_LINE.search(raw.body):
+                out.unread.append(raw.start)
 
     rendered: list[list[Piece]] = []
+    failed_problem: dict[str, int] = {}
+    skipped: dict[str, int] = {}
     for raw, spec in zip(blocks, parsed, strict=True):
         try:
             if isinstance(spec, BlockError):
                 raise spec
-            pieces = _render_block(spec, out, defined_at, pipeline, resolver)
+            pieces = _render_block(spec, out, defined_at, pipeline, resolver, language)
+        except UseOfFailedExampleError as exc:
+            skipped[exc.example_id] = skipped.get(exc.example_id, 0) + 1
+            pieces = [("html", error_html(str(exc), language=language))]
         except SelfAttnError as exc:
-            line = exc.line if isinstance(exc, BlockError) and exc.line else raw.start
-            out.problems.append(Problem(line, str(exc)))
-            pieces = [("html", error_html(str(exc)))]
-            if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
-                out.failed.setdefault(spec.example.id, raw.start)
+            out.problems.append(_problem(exc, spec, raw.start))
+            pieces = [("html", error_html(str(exc), out.problems[-1].detail, language))]
+            failed_id = _example_id(spec, raw.body)
+            if (
+                failed_id is not None
+                and failed_id not in out.failed
+                and failed_id not in out.examples
+            ):
+                out.failed[failed_id] = raw.start
+                failed_problem[failed_id] = len(out.problems) - 1
         for message in pipeline.warnings:
             out.problems.append(Problem(raw.start, message))
+        for message in pipeline.shared_warnings:
+            out.problems.append(Problem(raw.start, message, once=message))
         pipeline.warnings.clear()
+        pipeline.shared_warnings.clear()
         rendered.append(pieces)
 
-    lines = _fill_inline_values(text, out, store).split("\n")
+    lines = _fill_inline_values(text, out, store, skipped, language).split("\n")
+    for example_id, count in skipped.items():
+        if example_id in failed_problem:
+            index = failed_problem[example_id]
+            uses = "use" if count == 1 else "uses"
+            summary = f"{count} more {uses} of example '{example_id}' on this page skipped"
+            out.problems[index] = replace(out.problems[index], summary=summary)
     for raw, pieces in reversed(list(zip(blocks, rendered, strict=True))):
         body: list[str] = []
         for kind, content in pieces:
             if isinstance(content, PendingHtml):
                 content.line = raw.start
             chunk = str(content) if kind == "md" else store(content, kind == "late")
-            body += ["", *chunk.split("\n"), ""]
-        indented = [raw.indent + line if line else "" for line in body]
-        lines[raw.start - 1 : raw.end] = indented
+            body += ["", *chunk.split("\n")]
+        body.append("")
+        # One empty line between pieces and around them, never two: two end a footnote.
+        if raw.start >= 2 and _is_blank(lines[raw.start - 2]):
+            body = body[1:]
+        if raw.end < len(lines) and _is_blank(lines[raw.end]):
+            body = body[:-1]
+        lines[raw.start - 1 : raw.end] = [raw.indent + line if line else raw.blank for line in body]
     out.markdown = "\n".join(lines)
     return out
 
 
-def prefetch_page(text: str, *, pipeline: Pipeline, resolver: Resolver) -> None:
+def _is_blank(line: str) -> bool:
+    """Empty, or empty inside a blockquote (only ``>`` markers)."""
+    return not line.replace(">", "").strip()
+
+
+def _problem(exc: SelfAttnError, spec: BlockSpec | BlockError, start: int) -> Problem:
+    """The page problem for a failed block, at the line of the key it is about."""
+    line = start
+    if isinstance(exc, BlockError) and exc.line:
+        line = exc.line
+    elif isinstance(exc, DataError) and exc.key and isinstance(spec, BlockSpec) and spec.example:
+        line = spec.example.line_of(exc.key)
+    # A located mistake inside a file is the file's, whichever block read it, and a script that
+    # fails the same way for two blocks is one mistake too: once per build.
+    in_file = isinstance(exc, DataError) and exc.line is not None and exc.key is None
+    once = str(exc) if in_file or isinstance(exc, ScriptError) else None
+    detail = exc.diff if isinstance(exc, ScriptError) else None
+    return Problem(line, str(exc), once=once, detail=detail)
+
+
+def _example_id(spec: BlockSpec | BlockError, body: str) -> str | None:
+    if isinstance(spec, BlockSpec):
+        if spec.example is not None:
+            return spec.example.id
+        return spec.use if spec.source is not None else None  # `use:` with `from:` defines one
+    return recover_id(body)
+
+
+_ID_LINE = re.compile(r"""^id[ \t]*:[ \t]*(["']?)([A-Za-z_][\w-]*)\1[ \t]*(?:#.*)?$""")
+_USE_LINE = re.compile(r"^use[ \t]*:", re.M)
+
+
+def recover_id(body: str) -> str | None:
+    """The ``id:`` of a block whose YAML could not be read, from its raw text, so that the blocks
+    and inline values using it say it failed rather than that it does not exist."""
+    found = None
+    for line in body.split("\n"):
+        if _USE_LINE.match(line):
+            return None
+        match = _ID_LINE.match(line)
+        if match and found is None:
+            found = match[2]
+    return found
+
+
+def prefetch_page(
+    text: str, *, pipeline: Pipeline, resolver: Resolver, language: str | None = None
+) -> None:
     """Queue this page's uncached work with the pipeline, before MkDocs renders any page.
 
     Best effort: a block that does not parse or resolve is skipped here, and reported when the
@@ -116,18 +232,33 @@ def prefetch_page(text: str, *, pipeline: Pipeline, resolver: Resolver) -> None:
             continue
     charts: dict[str, list[ViewOptions]] = {}
     for spec in specs:
-        if spec.use is not None and "chart" in spec.view.show:
-            charts.setdefault(spec.use, []).append(spec.view)
+        if spec.use is not None and spec.source is None and "chart" in spec.view.show:
+            charts.setdefault(spec.use, []).append(localize_view(spec.view, language))
     for spec in specs:
-        if spec.example is None:
-            continue
-        views = [spec.view] if "chart" in spec.view.show else []
-        if spec.example.id is not None:
-            views += charts.pop(spec.example.id, [])
         try:
-            pipeline.prefetch(spec.example, views, resolver)
+            found = _definition(spec, resolver, language)
+            if found is None:
+                continue
+            example = found[0]
+            view = localize_view(spec.view, language)
+            views = [view] if "chart" in view.show else []
+            if example.id is not None:
+                views += charts.pop(example.id, [])
+            pipeline.prefetch(example, views, resolver)
         except SelfAttnError:
             continue
+
+
+def _definition(
+    spec: BlockSpec, resolver: Resolver, language: str | None
+) -> tuple[ExampleSpec, SharedExample | None] | None:
+    """The example a block defines, on the page or by ``from:`` (localised), else nothing."""
+    if spec.example is not None:
+        return localize_spec(spec.example, language), None
+    if spec.use is not None and spec.source is not None:
+        shared = load_shared(spec.source, spec.use, resolver, spec.line)
+        return localize_spec(shared.spec, language), shared
+    return None
 
 
 def _render_block(
@@ -136,13 +267,16 @@ def _render_block(
     defined_at: dict[str, int],
     pipeline: Pipeline,
     resolver: Resolver,
+    language: str | None = None,
 ) -> list[Piece]:
-    if spec.use is not None:
+    view = localize_view(spec.view, language)
+    if spec.use is not None and spec.source is None:
         example = out.examples.get(spec.use)
         if example is None and spec.use in out.failed:
-            raise BlockError(
+            raise UseOfFailedExampleError(
                 f"'use: {spec.use}' shows the example of line {out.failed[spec.use]}, which "
                 "failed; fix that block first",
+                example_id=spec.use,
                 line=spec.line,
             )
         if example is None:
@@ -153,19 +287,33 @@ def _render_block(
                     line=spec.line,
                 )
             known = ", ".join(sorted(out.examples)) or "none yet"
+            hint = did_you_mean(spec.use, [*out.examples, *defined_at])
+            unread = [line for line in out.unread if line < spec.line]
+            if unread:
+                hint += (
+                    f" (the block of line {unread[-1]} could not be read: fix it first if it "
+                    f"defines '{spec.use}')"
+                )
             raise BlockError(
-                f"'use: {spec.use}' names no example defined above; ids on this page: {known}",
+                f"'use: {spec.use}' names no example defined above{hint}; "
+                f"ids on this page: {known}",
                 line=spec.line,
             )
-        return pipeline.views(example, spec.view, spec.line)
-    assert spec.example is not None
-    example_id = spec.example.id
+        return pipeline.views(example, view, spec.line)
+    found = _definition(spec, resolver, language)
+    assert found is not None
+    definition, shared = found
+    if shared is not None:
+        out.files.add(shared.path)
+        out.digests[shared.path] = file_digest(shared.data)
+        out.links[_lexical(shared.display, resolver)] = shared.path
+    example_id = definition.id
     if example_id is not None and example_id in out.examples:
         raise BlockError(
             f"id '{example_id}' is already used by a block above; give each example its own id",
-            line=spec.example.line_of("id"),
+            line=definition.line_of("id"),
         )
-    example = pipeline.load(spec.example, resolver)
+    example = pipeline.load(definition, resolver, language)
     out.files.add(example.csv.path)
     out.data_files.add(example.csv.path)
     out.digests[example.csv.path] = file_digest(example.csv_bytes)
@@ -176,7 +324,7 @@ def _render_block(
         out.links[_lexical(example.script.display, resolver)] = example.script.path
     if example_id is not None:
         out.examples[example_id] = example
-    return pipeline.views(example, spec.view, spec.line)
+    return pipeline.views(example, view, spec.line)
 
 
 def _lexical(display: str, resolver: Resolver) -> Path:
@@ -184,17 +332,26 @@ def _lexical(display: str, resolver: Resolver) -> Path:
     return Path(os.path.normpath(resolver.project_root / display))
 
 
-def _fill_inline_values(text: str, out: ExpandedPage, store: Store) -> str:
+def _fill_inline_values(
+    text: str,
+    out: ExpandedPage,
+    store: Store,
+    skipped: dict[str, int],
+    language: str | None = None,
+) -> str:
     found = find_inline_values(text)
     pieces: list[str] = []
     position = 0
     for item in sorted((f for f in found if isinstance(f, InlineValue)), key=lambda f: f.start):
         pieces.append(text[position : item.start])
         try:
-            pieces.append(inline_value(item, out.examples, out.failed))
+            pieces.append(inline_value(item, out.examples, out.failed, out.unread))
+        except UseOfFailedExampleError as exc:
+            skipped[exc.example_id] = skipped.get(exc.example_id, 0) + 1
+            pieces.append(store(_inline_error_html(str(exc), language), False))
         except BlockError as exc:
             out.problems.append(Problem(exc.line, str(exc)))
-            pieces.append(store(_inline_error_html(str(exc)), False))
+            pieces.append(store(_inline_error_html(str(exc), language), False))
         position = item.end
     pieces.append(text[position:])
     for problem in found:
@@ -203,7 +360,9 @@ def _fill_inline_values(text: str, out: ExpandedPage, store: Store) -> str:
     return "".join(pieces)
 
 
-def _inline_error_html(message: str) -> str:
+def _inline_error_html(message: str, language: str | None = None) -> str:
     from mkdocs_selfattn.render.escape import html_text
+    from mkdocs_selfattn.render.words import page_word
 
-    return f'<span class="selfattn-error" title="{html_text(message)}">⚠ selfattn error</span>'
+    word = html_text(page_word("inline_error", language))
+    return f'<span class="selfattn-error" title="{html_text(message)}">{word}</span>'

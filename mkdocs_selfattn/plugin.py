@@ -11,6 +11,7 @@ import os
 import posixpath
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,10 +28,24 @@ from mkdocs.utils import get_relative_url
 
 from mkdocs_selfattn import __version__, try_assets
 from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
+from mkdocs_selfattn.dirty import expire_stale_pages
+from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
+from mkdocs_selfattn.options import (
+    chart_colors_problem,
+    chart_fonts_problem,
+    chart_size_problem,
+    chart_workers_problem,
+    number_format_problem,
+    script_timeout_problem,
+)
 from mkdocs_selfattn.page_memo import KIND as MEMO_KIND
 from mkdocs_selfattn.page_memo import PageMemo, file_digest, memo_key
 from mkdocs_selfattn.paths import resolve_path
+from mkdocs_selfattn.plugin_options import Checked
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.site_language import add_once, page_language, uses_i18n
+from mkdocs_selfattn.strict import unseen_failure
+from mkdocs_selfattn.watch import named_files, watch_target
 from mkdocs_selfattn.workers import WorkerPool, default_workers
 
 if TYPE_CHECKING:
@@ -46,20 +61,7 @@ MERMAID_CDN = "https://unpkg.com/mermaid@11/dist/mermaid.min.js"
 CSS_URI = "assets/stylesheets/selfattn.css"
 OUTSIDE_DOCS_URI = "assets/selfattn-data"
 
-CSS = """\
-.md-typeset .selfattn-chart-box { margin: 1em 0; overflow-x: auto; }
-.md-typeset .selfattn-chart-box svg.selfattn-chart { width: 100%; height: auto; max-width: 46rem; }
-.md-typeset .selfattn-chart-box svg.selfattn-chart text { fill: currentColor; }
-.md-typeset span.selfattn-error { color: var(--md-accent-fg-color, #d32f2f); font-weight: 700; }
-"""
-
-MERMAID_YAML = """\
-markdown_extensions:
-  - pymdownx.superfences:
-      custom_fences:
-        - name: mermaid
-          class: mermaid
-          format: !!python/name:pymdownx.superfences.fence_code_format"""
+CSS_FILE = VENDOR / "selfattn.css"
 
 
 class SelfAttnConfig(base.Config):  # type: ignore[no-untyped-call]
@@ -69,23 +71,25 @@ class SelfAttnConfig(base.Config):  # type: ignore[no-untyped-call]
     scripts = c.Type(bool, default=True)
     """Run each block's `script:` and check its output against the core (off: show the core's
     printout and say the script was not run)."""
-    script_timeout = c.Type((int, float), default=30)
+    script_timeout = Checked(script_timeout_problem, default=30)
     """Seconds a script may run before it is stopped and the block fails."""
-    number_format = c.Optional(c.Type(str))
+    number_format = Checked(number_format_problem)
     """Python format spec for numbers in tables, figures and charts (default: like round(x, 3))."""
-    chart_width = c.Type((int, float), default=7.0)
+    chart_width = Checked(chart_size_problem, default=7.0)
     """Chart width in inches (the SVG scales to the page; this sets proportions and text size)."""
-    chart_height = c.Type((int, float), default=3.6)
+    chart_height = Checked(chart_size_problem, default=3.6)
     """Chart height in inches."""
-    chart_colors = c.ListOfItems(c.Type(str), default=list(DEFAULT_COLORS))
+    chart_colors = Checked(chart_colors_problem, default=list(DEFAULT_COLORS))
     """Bar colours, one per target; pick colours readable on light and dark backgrounds."""
-    chart_fonts = c.ListOfItems(c.Type(str), default=list(DEFAULT_FONTS))
+    chart_fonts = Checked(chart_fonts_problem, default=list(DEFAULT_FONTS))
     """Font families tried in order for chart text; include one with CJK glyphs."""
     on_error = c.Choice(("warn", "fail"), default="warn")
     """warn: log (fails --strict) and show the error on the page; fail: stop the build at once."""
-    chart_workers = c.Optional(c.Type(int))
+    chart_workers = Checked(chart_workers_problem)
     """Processes that compute and draw the examples the cache cannot answer while pages render
     (default: one fewer than the cores, 1 to 4); 0 does it all in the build process itself."""
+    mixed_candidates = c.Type(bool, default=False)
+    """Allow the targets of a document to re-read different candidates (else a warning)."""
     mermaid_js = c.Choice(("bundled", "cdn", "off"), default="bundled")
     """bundled: serve the mermaid 11 shipped with the plugin (works offline); cdn: leave
     mkdocs-material's CDN default; off: the site loads mermaid itself."""
@@ -105,6 +109,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         """A `mkdocs build` or `gh-deploy` (not `serve`): workers may be forked."""
         self.draw_charts = True
         """Off under `mkdocs-selfattn check`, which writes no site."""
+        self._dirty = False
         self._reset()
 
     def _reset(self) -> None:
@@ -119,19 +124,27 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.used_files: set[Path] = set()
         self.published: set[Path] = set()
         self._nonce = secrets.token_hex(16)
-        self.problem_count = 0
+        self.problems: list[str] = []
+        """Every message reported this build (strict checks them at the end)."""
+        self._rendering: Rendering | None = None
+        self._reported: set[str] = set()
+        """Problems of files or of the site already logged this build (see Problem.once)."""
+        self._mermaid_fence = True
         self.project_root = Path.cwd()
         self.docs_dir = str(Path.cwd())
+        self._mermaid: tuple[str, str] | None = ("pre", "mermaid")
 
     # -- lifecycle ------------------------------------------------------------------------------
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defining this keeps one plugin instance across `mkdocs serve` rebuilds (memory cache)."""
         self._one_off = command in ("build", "gh-deploy")
+        self._dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._reset()
-        _require_mermaid_fence(config)
+        self._mermaid_fence = _has_mermaid_fence(config)
+        self._mermaid = _mermaid_format(config)
         # `mkdocs build -f -` reads the config from stdin: then the project is the working folder.
         config_file = config.config_file_path
         project_root = Path(config_file).resolve().parent if config_file else Path.cwd()
@@ -155,9 +168,14 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.project_root = project_root
         self.docs_dir = str(Path(config.docs_dir).resolve())
         if self.config.mermaid_js == "bundled":
-            config.extra_javascript.append(MERMAID_URI)
-        config.extra_css.append(CSS_URI)
-        if self._pool is not None:
+            add_once(config.extra_javascript, MERMAID_URI)
+        add_once(config.extra_css, CSS_URI)
+        # Python-Markdown takes extension objects as well as names.
+        guard = LeftoverGuard(lambda: self._rendering, self._leftover)
+        config.markdown_extensions.append(guard)  # type: ignore[arg-type]
+        # With mkdocs-static-i18n the pages of this build are known only once it has rewritten
+        # the file list: the look-ahead waits for on_files.
+        if self._pool is not None and not uses_i18n(config):
             self._look_ahead(config)
         return config
 
@@ -180,6 +198,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 run_scripts=self.config.scripts,
                 script_timeout=float(self.config.script_timeout),
                 draw_charts=self.draw_charts,
+                mermaid_fence=self._mermaid_fence,
+                mixed_candidates=self.config.mixed_candidates,
+                mermaid=self._mermaid,
             )
             if self._pool is not None:
                 # One chart drawing in each worker and one more waiting: a worker never idles,
@@ -204,23 +225,53 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 )
         return folder
 
+    @event_priority(-110)  # after mkdocs-static-i18n (-100) has chosen this language's files
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        # From real files, not content: mkdocs-static-i18n reads every file's source path.
         if self.config.mermaid_js == "bundled":
             files.append(
                 File.generated(
                     config, MERMAID_URI, abs_src_path=str(VENDOR / "mermaid" / "mermaid.min.js")
                 )
             )
-        files.append(File.generated(config, CSS_URI, content=CSS))
+        files.append(File.generated(config, CSS_URI, abs_src_path=str(CSS_FILE)))
         for file in try_assets.asset_files(config):  # the try view (issue 15)
             files.append(file)
+        if self._dirty:
+            expired = expire_stale_pages(
+                files.documentation_pages(), lambda file: self._memo_holds(file, config)
+            )
+            self._digests.clear()  # as after the look-ahead: pages hash their inputs again
+            log.debug("selfattn: --dirty: rebuilding %s (inputs changed)", expired)
+        if self._pool is not None and uses_i18n(config):
+            self._look_ahead(config, files.documentation_pages())
         return files
 
-    def _look_ahead(self, config: MkDocsConfig) -> None:
+    def _memo_holds(self, file: File, config: MkDocsConfig) -> bool:
+        """Whether the page's last good build is still right: no blocks, or a memo whose
+        inputs are unchanged. A page with problems is never memoised, so it is rebuilt."""
+        from mkdocs.utils import meta
+
+        assert self._cache is not None
+        try:
+            source = file.content_string
+        except (OSError, ValueError):
+            return True  # MkDocs reports an unreadable page itself
+        if "selfattn" not in source:
+            return True
+        markdown, front = meta.get_data(source)
+        language = page_language(file, front, config)
+        key = memo_key(markdown, self._memo_context(file, _file_path(file, config), language))
+        memo = PageMemo.from_payload(self._cache.peek(MEMO_KIND, key))
+        return memo is not None and memo.inputs_unchanged(self._digest)
+
+    def _look_ahead(self, config: MkDocsConfig, files: Sequence[File] | None = None) -> None:
         """Before MkDocs lists files or renders a page, send what the cache cannot answer to the
         worker, which then imports, computes and draws on the other core while this process
-        works. Done here rather than in on_files, because listing the theme's files alone
-        takes a tenth of a second of the worker's head start.
+        works. Done in on_config rather than in on_files, because listing the theme's files
+        alone takes a tenth of a second of the worker's head start; with mkdocs-static-i18n it
+        waits for on_files, since only that plugin's file list says which pages (and which
+        languages) this build renders.
 
         Pages whose memo holds are skipped, so a warm build starts no worker. Best effort: the
         walk sees the Markdown files in docs_dir, and anything it cannot read or parse is left
@@ -229,21 +280,22 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         from mkdocs.utils import meta
 
         assert self._cache is not None
-        pages: list[tuple[File, Path, str]] = []
-        for file in _markdown_files(config):
+        pages: list[tuple[File, Path, str, str | None]] = []
+        for file in _markdown_files(config) if files is None else files:
             try:
                 source = file.content_string
             except (OSError, ValueError):
                 continue
             if "selfattn" not in source:
                 continue
-            markdown, _ = meta.get_data(source)
+            markdown, front = meta.get_data(source)
             src_path = _file_path(file, config)
-            key = memo_key(markdown, self._memo_context(file, src_path))
+            language = page_language(file, front, config)
+            key = memo_key(markdown, self._memo_context(file, src_path, language))
             self._looked[file.src_uri] = (markdown, file.url, key)
             memo = PageMemo.from_payload(self._cache.peek(MEMO_KIND, key))
             if memo is None or not memo.inputs_unchanged(self._digest):
-                pages.append((file, src_path, markdown))
+                pages.append((file, src_path, markdown, language))
         # Hashes taken here are not reused by the pages: a hook or plugin may still rewrite a
         # CSV (in on_pre_build, say) before the page that reads it is rendered.
         self._digests.clear()
@@ -251,10 +303,12 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             return
         from mkdocs_selfattn.page import prefetch_page
 
-        for file, src_path, markdown in pages:
+        for file, src_path, markdown, language in pages:
             resolver = _PageResolver(self, config, src_path, file.url)
             try:
-                prefetch_page(markdown, pipeline=self.pipeline, resolver=resolver)
+                prefetch_page(
+                    markdown, pipeline=self.pipeline, resolver=resolver, language=language
+                )
             except Exception as exc:  # an optimisation must never be what stops a build
                 log.debug("selfattn: look-ahead skipped %s (%r)", file.src_uri, exc)
         sent = self.pipeline.start_prefetch()
@@ -270,6 +324,23 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        expanded = self._page_markdown(markdown, page=page, config=config, files=files)
+        name = _display(self._src_path(page, config), self.project_root)
+        self._rendering = Rendering(page.file.src_uri, name, markdown, expanded)
+        return expanded
+
+    def _leftover(self, page: Rendering | None, line: int | None, message: str) -> str:
+        from mkdocs_selfattn.block_errors import error_html
+
+        if page is not None:
+            # Not memoised: a page with a problem is rebuilt, and reports it, every time.
+            self._memo_pending.pop(page.src_uri, None)
+        self._report(page.name if page else "a page", line, [message])
+        return error_html(message)
+
+    def _page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
         if "selfattn" not in markdown:
             return markdown
         assert self._cache is not None
@@ -281,11 +352,12 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         seed = (self._nonce + page.file.src_uri).encode()
         prefix = "SELFATTNSLOT" + hashlib.sha1(seed).hexdigest()[:10]
 
+        language = page_language(page.file, page.meta, config)
         looked = self._looked.pop(page.file.src_uri, None)
         if looked is not None and looked[:2] == (markdown, page.url):
             key = looked[2]
         else:
-            key = memo_key(markdown, self._memo_context(page.file, src_path))
+            key = memo_key(markdown, self._memo_context(page.file, src_path, language))
         memo = PageMemo.from_payload(self._cache.get(MEMO_KIND, key))
         if memo is not None and memo.inputs_unchanged(self._digest):
             slots.update(memo.slots_for(prefix))
@@ -299,7 +371,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         from mkdocs_selfattn.page import expand_page
 
         page_name = _display(src_path, self.project_root)
-        resolver = _PageResolver(self, config, src_path, page.url)
+        # With mkdocs-static-i18n, a file is published where its language's build puts it.
+        i18n_files = files if uses_i18n(config) else None
+        resolver = _PageResolver(self, config, src_path, page.url, i18n_files)
 
         from mkdocs_selfattn.example import PendingHtml as Pending
 
@@ -311,10 +385,22 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 slots[token] = html
             return token
 
-        expanded = expand_page(markdown, pipeline=self.pipeline, resolver=resolver, store=store)
+        expanded = expand_page(
+            markdown, pipeline=self.pipeline, resolver=resolver, store=store, language=language
+        )
         for problem in expanded.problems:
-            self._report(page_name, problem.line, [problem.message])
+            if problem.once is not None and problem.once in self._reported:
+                continue  # logged for an earlier block; this one is only marked on its page
+            if problem.once is not None:
+                self._reported.add(problem.once)
+            self._report(page_name, problem.line, problem.lines)
+            if problem.detail:
+                log.debug(
+                    "%s:%s: selfattn: the whole diff:\n%s", page_name, problem.line, problem.detail
+                )
         self.used_files |= expanded.files
+        if expanded.problems:
+            self.used_files |= named_files(markdown, resolver)
         self.published |= expanded.data_files
         if not expanded.problems:
             self._memo_pending[page.file.src_uri] = _PendingMemo(
@@ -328,7 +414,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             )
         return expanded.markdown
 
-    def _memo_context(self, file: File, src_path: Path) -> dict[str, Any]:
+    def _memo_context(self, file: File, src_path: Path, language: str | None) -> dict[str, Any]:
         """Everything besides the markdown and the files its blocks read that shapes a page."""
         options = (
             "number_format",
@@ -338,6 +424,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             "chart_fonts",
             "scripts",
             "script_timeout",
+            "mixed_candidates",
         )
         return {
             "version": __version__,
@@ -345,14 +432,18 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             "src": file.src_uri,
             "path": str(src_path),
             "url": file.url,
+            "language": language,
             "docs_dir": self.docs_dir,
             "root": str(self.project_root),
             "options": {name: self.config[name] for name in options},
+            "mermaid_fence": self._mermaid_fence,
+            "mermaid": self._mermaid,
             "matplotlib": matplotlib_version(),
         }
 
     @event_priority(50)  # before other plugins (search, minifiers) read the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        self._rendering = None  # Markdown converted from now on is not this page's
         slots = self.slots.pop(page.file.src_uri, {})
         late = self.late_slots.get(page.file.src_uri, {})
         if not slots and not late:
@@ -373,9 +464,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if not late:
             resolved: dict[str, str] = {}
         else:
-            problems_before = self.problem_count
+            problems_before = len(self.problems)
             resolved = self._resolve(late, page, config)
-            if self.problem_count != problems_before:
+            if len(self.problems) != problems_before:
                 pending = None  # a page with problems is rebuilt (and reports them) every time
             output = _fill_holders(output, resolved)
             # Plugins that read page.content later (feeds, print pages) get the tables too.
@@ -402,7 +493,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             if isinstance(content, str):
                 resolved[token] = content
                 continue
-            from mkdocs_selfattn.example import error_html
+            from mkdocs_selfattn.block_errors import error_html
 
             page_name = _display(self._src_path(page, config), self.project_root)
 
@@ -410,7 +501,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 resolved[token] = content.resolve()
             except Exception as exc:  # a worker failure (any kind) must not end the build
                 message = f"the chart could not be drawn ({type(exc).__name__}: {exc})"
-                resolved[token] = error_html(message)
+                resolved[token] = error_html(message, page_language(page.file, page.meta, config))
                 self.pipeline.warnings.append(message)
             self._report(page_name, content.line, self.pipeline.warnings)
         return resolved
@@ -422,7 +513,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             if self.config.on_error == "fail":
                 raise PluginError(message)
             log.warning(message)
-            self.problem_count += 1
+            self.problems.append(message)
         messages.clear()
 
     def _src_path(self, page: Page, config: MkDocsConfig) -> Path:
@@ -475,19 +566,29 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         return server
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self._pipeline is not None:
+            # Work sent ahead that no page claimed: the look-ahead saw a page other than the
+            # one that was built (see site_language.py). Only ever spent time, so only logged.
+            log.debug(
+                "selfattn: look-ahead unclaimed: %d results, %d charts", *self._pipeline.unclaimed()
+            )
         if self._server is not None:
             self._watch_new_files(config)
+        failure = unseen_failure(self.problems, strict=bool(config.strict), log=log)
+        if failure is not None:
+            raise PluginError(failure)
 
     def _watch_new_files(self, config: MkDocsConfig) -> None:
         """Watch CSVs and scripts outside docs_dir (inside it, MkDocs already watches)."""
         assert self._server is not None
         docs = Path(config.docs_dir).resolve()
         for path in sorted(self.used_files):
-            if docs in path.parents or str(path) in self._watched:
+            target = watch_target(path)
+            # Keyed by what is watched: a missing file's folder now, the file once it exists.
+            if docs in path.parents or str(target) in self._watched:
                 continue
-            watch_target = path if path.exists() else path.parent
-            self._server.watch(str(watch_target), recursive=False)
-            self._watched.add(str(path))
+            self._server.watch(str(target), recursive=False)
+            self._watched.add(str(target))
 
 
 @dataclass(frozen=True)
@@ -506,8 +607,17 @@ class _PendingMemo:
 class _PageResolver:
     """Paths as a page sees them: relative to its file, ``/`` for docs_dir, never outside."""
 
-    def __init__(self, plugin: SelfAttnPlugin, config: MkDocsConfig, src: Path, url: str) -> None:
+    def __init__(
+        self,
+        plugin: SelfAttnPlugin,
+        config: MkDocsConfig,
+        src: Path,
+        url: str,
+        files: Files | None = None,
+    ) -> None:
         self.plugin = plugin
+        self.files = files
+        """The build's files, to link to a file where it is published (not where it lies)."""
         self.project_root = plugin.project_root
         self.docs_dir = Path(config.docs_dir).resolve()
         self.src = src
@@ -527,7 +637,12 @@ class _PageResolver:
         return ResolvedFile(path=path, display=display, link=self._link(path))
 
     def _link(self, path: Path) -> str:
-        return get_relative_url(self.plugin.site_uri(path), self.url)
+        uri = self.plugin.site_uri(path)
+        if self.files is not None and self.docs_dir in path.parents:
+            file = self.files.get_file_from_path(uri)
+            if file is not None:
+                uri = file.url
+        return get_relative_url(uri, self.url)
 
 
 _HOLDER_HEAD = '<div class="selfattn-late" data-search-exclude data-selfattn="'
@@ -566,15 +681,33 @@ def replace_slots(html: str, slots: dict[str, str]) -> str:
     return _SLOT.sub(swap, html)
 
 
-def _require_mermaid_fence(config: MkDocsConfig) -> None:
+def _has_mermaid_fence(config: MkDocsConfig) -> bool:
+    """Whether ``mermaid`` fences become diagrams; only blocks showing the view need it."""
     fences = (config.mdx_configs.get("pymdownx.superfences") or {}).get("custom_fences") or []
     has_superfences = "pymdownx.superfences" in config.markdown_extensions
-    if has_superfences and any(isinstance(f, dict) and f.get("name") == "mermaid" for f in fences):
-        return
-    raise PluginError(
-        "selfattn: the mermaid view needs pymdownx.superfences with a 'mermaid' custom fence. "
-        f"Add this to mkdocs.yml:\n{MERMAID_YAML}"
+    return has_superfences and any(
+        isinstance(f, dict) and f.get("name") == "mermaid" for f in fences
     )
+
+
+def _mermaid_format(config: MkDocsConfig) -> tuple[str, str] | None:
+    """The site's mermaid fence as (element, class) when superfences' own formatter writes it,
+    None for a formatter of the site's own or no mermaid fence (see _has_mermaid_fence)."""
+    fences = (config.mdx_configs.get("pymdownx.superfences") or {}).get("custom_fences") or []
+    has_superfences = "pymdownx.superfences" in config.markdown_extensions
+    mermaid = [f for f in fences if isinstance(f, dict) and f.get("name") == "mermaid"]
+    if has_superfences and mermaid:
+        fence = mermaid[-1]
+        formatter = fence.get("format")
+        element = None
+        if getattr(formatter, "__module__", "") == "pymdownx.superfences":
+            names = {"fence_code_format": "pre", "fence_div_format": "div"}
+            element = names.get(getattr(formatter, "__name__", ""))
+        class_name = fence.get("class")
+        if element is None or not isinstance(class_name, str) or not class_name:
+            return None
+        return element, class_name
+    return None
 
 
 def _markdown_files(config: MkDocsConfig) -> list[File]:

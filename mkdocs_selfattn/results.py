@@ -48,6 +48,9 @@ class DocumentResult:
     baseline: tuple[float, ...]
     targets: tuple[TargetResult, ...]
     temperature: float
+    warnings: tuple[str, ...] = ()
+    """Doubts about the data that do not stop the example (targets re-reading different
+    candidates), located in the CSV; part of the result so a cached example repeats them."""
 
     def target(self, token: str) -> TargetResult:
         for item in self.targets:

@@ -34,10 +34,20 @@ class ScriptRun:
     seconds: float
 
 
-def run_script(path: Path, *, cwd: Path, timeout: float, display: str) -> ScriptRun:
-    """Run ``path`` with this Python; raise :class:`ScriptError` with stderr's tail on failure."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+def run_script(
+    path: Path, *, cwd: Path, timeout: float, display: str, language: str | None = None
+) -> ScriptRun:
+    """Run ``path`` with this Python; raise :class:`ScriptError` with stderr's tail on failure.
+
+    ``language`` (the page's) is passed as ``SELFATTN_LANG``, so that one script can print the
+    labels of every language its page is published in.
+    """
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("PYTHON") and k != "SELFATTN_LANG"
+    }
     env.update({"PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1", "PYTHONHASHSEED": "0"})
+    if language:
+        env["SELFATTN_LANG"] = language
     started = time.monotonic()
     try:
         process = subprocess.Popen(

@@ -70,6 +70,7 @@ class ColumnMap:
                 source,
                 f"unknown column role(s) {', '.join(unknown)} in the column mapping; "
                 f"the roles are {', '.join(cls.keys())}",
+                key="columns",
             )
         return replace(cls(), **{k: str(v) for k, v in mapping.items()})
 
@@ -107,6 +108,13 @@ class CandidateTable:
     candidate_index: IntArray | None = None
     row_numbers: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     """Row position in the file (0 = first data row), kept through subsetting for messages."""
+    data: bytes | None = None
+    """The file's bytes (shared, not copied), to turn row numbers into lines for messages."""
+
+    def line_of(self, row: int) -> int:
+        """Physical line of the file where table row ``row`` (an index into this table) starts."""
+        number = int(self.row_numbers[row])
+        return row_line(self.data, number) if self.data is not None else number + 2
 
     @property
     def n_rows(self) -> int:
@@ -219,6 +227,7 @@ def parse_table(
         target_index=target_index,
         candidate_index=candidate_index,
         row_numbers=np.arange(n_rows, dtype=np.int64),
+        data=data,
     )
 
 
@@ -302,12 +311,15 @@ def _vector_columns(
         if unknown:
             raise DataError(
                 source,
-                f"vector column(s) {', '.join(repr(u) for u in unknown)} not in the header; "
-                f"the header has {', '.join(header)}",
+                f"vector column(s) {', '.join(repr(u) for u in unknown)} not in the header"
+                f"{_did_you_mean(unknown[0], header)}; the header has {', '.join(header)}",
                 line=1,
+                key="vectors",
             )
         if not chosen:
-            raise DataError(source, "the list of vector columns is empty; name at least one")
+            raise DataError(
+                source, "the list of vector columns is empty; name at least one", key="vectors"
+            )
         textual = [v for v in chosen if v in cols.text_columns]
         if textual:
             raise DataError(
@@ -315,6 +327,7 @@ def _vector_columns(
                 f"vector column(s) {', '.join(repr(t) for t in textual)} hold the document, "
                 "target, candidate or role text; list numeric columns only",
                 line=1,
+                key="vectors",
             )
         return chosen
     reserved = {*required, *cols.index_columns}
@@ -327,6 +340,13 @@ def _vector_columns(
             line=1,
         )
     return chosen
+
+
+def _did_you_mean(text: str, options: Sequence[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(text, list(options), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _index_columns_present(header: list[str], cols: ColumnMap, source: str) -> bool:

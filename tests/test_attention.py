@@ -14,6 +14,7 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -55,21 +56,49 @@ def reference_baseline(rows: Sequence[dict[str, str]], columns: Sequence[str]) -
     first: dict[str, list[float]] = {}
     for row in rows:
         first.setdefault(row["candidate_token"], [float(row[c]) for c in columns])
-    return [sum(v[j] for v in first.values()) / len(first) for j in range(len(columns))]
+    return [
+        unbounded_sum([v[j] for v in first.values()], [1.0] * len(first), divide=len(first))
+        for j in range(len(columns))
+    ]
+
+
+def unbounded_sum(values: Sequence[float], weights: Sequence[float], divide: int = 1) -> float:
+    """Python's left-to-right ``sum(w * v) / divide``; where a running sum overflows (vectors
+    near ±1.8e308, whose mean is finite), the exact value, correctly rounded."""
+    plain = sum(w * v for w, v in zip(weights, values, strict=True)) / divide
+    if math.isfinite(plain):
+        return plain
+    exact = sum(
+        (Fraction(w) * Fraction(v) for w, v in zip(weights, values, strict=True)), Fraction(0)
+    )
+    # A mean lies between the smallest and largest value (float weights may add up to a hair
+    # over 1, which could carry the exact sum past the largest float).
+    return float(min(max(exact / divide, Fraction(min(values))), Fraction(max(values))))
+
+
+def scaled_difference(score: float, largest: float, temperature: float) -> float:
+    """(score - largest) / temperature as the chapter's script computes it; where the
+    difference alone overflows, the exact quotient (a large temperature brings it back)."""
+    difference = score - largest
+    if math.isinf(difference):
+        exact = (Fraction(score) - Fraction(largest)) / Fraction(temperature)
+        return float(exact) if abs(exact) < 2**1023 else -math.inf
+    return difference if temperature == 1.0 else difference / temperature
 
 
 def reference_target(
-    rows: Sequence[dict[str, str]], columns: Sequence[str], baseline: Sequence[float]
+    rows: Sequence[dict[str, str]],
+    columns: Sequence[str],
+    baseline: Sequence[float],
+    temperature: float = 1.0,
 ) -> Reference:
     scores = [float(r["score"]) for r in rows]
     largest = max(scores)
-    exps = [math.exp(s - largest) for s in scores]
+    exps = [math.exp(scaled_difference(s, largest, temperature)) for s in scores]
     total = sum(exps)
     weights = [e / total for e in exps]
     vectors = [[float(r[c]) for c in columns] for r in rows]
-    representation = [
-        sum(w * v[j] for w, v in zip(weights, vectors, strict=True)) for j in range(len(columns))
-    ]
+    representation = [unbounded_sum([v[j] for v in vectors], weights) for j in range(len(columns))]
     shift = [r - b for r, b in zip(representation, baseline, strict=True)]
     top = rows[max(range(len(weights)), key=weights.__getitem__)]["candidate_token"]
     return Reference(weights, representation, shift, top)
@@ -92,17 +121,20 @@ def course() -> CandidateTable:
     return read_table(str(COURSE))
 
 
+@pytest.mark.parametrize("temperature", [1.0, 0.5, 3.0])
 @pytest.mark.parametrize("document", ["memo_cap_missing", "memo_pressure_hold", "memo_flow_alarm"])
-def test_course_matches_the_plain_python_reference(course: CandidateTable, document: str) -> None:
+def test_course_matches_the_plain_python_reference(
+    course: CandidateTable, document: str, temperature: float
+) -> None:
     rows = [r for r in course_rows() if r["document_id"] == document]
     baseline = reference_baseline(rows, VECTORS)
-    result = compute_document(course, document)
+    result = compute_document(course, document, temperature=temperature)
     assert list(result.baseline) == pytest.approx(baseline, rel=1e-15, abs=0.0)
     targets = list(dict.fromkeys(r["target_token"] for r in rows))
     assert [t.target for t in result.targets] == targets
     for target in result.targets:
         group = [r for r in rows if r["target_token"] == target.target]
-        expected = reference_target(group, VECTORS, baseline)
+        expected = reference_target(group, VECTORS, baseline, temperature)
         assert [c.token for c in target.candidates] == [r["candidate_token"] for r in group]
         assert [c.weight for c in target.candidates] == pytest.approx(
             expected.weights, rel=1e-15, abs=0.0
@@ -180,7 +212,8 @@ def test_unknown_document_lists_the_documents(course: CandidateTable) -> None:
     with pytest.raises(DataError) as caught:
         compute_document(course, "memo_missing")
     assert str(caught.value) == (
-        f"{COURSE}: document 'memo_missing' not found; the file has "
+        f"{COURSE}: document 'memo_missing' not found (did you mean 'memo_cap_missing'?); "
+        "the file has "
         "'memo_cap_missing', 'memo_pressure_hold', 'memo_flow_alarm'"
     )
 

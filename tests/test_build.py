@@ -32,7 +32,6 @@ from sites import (
 
 import mkdocs_selfattn.example as example_module
 import mkdocs_selfattn.scripts as scripts_module
-from mkdocs_selfattn.plugin import MERMAID_YAML
 
 pytestmark = pytest.mark.slow
 
@@ -616,7 +615,7 @@ def test_non_strict_build_shows_the_error_and_renders_the_rest(tmp_path: Path) -
     site = new_site(tmp_path / "project", {"index.md": page, "other.md": other})
     log = site.build(strict=False)
 
-    bad_line = line_of(page, "document: memo_nope") - 2
+    bad_line = line_of(page, "document: memo_nope")  # the key the CSV cannot answer
     messages = log.selfattn()
     assert len(messages) == 2, messages
     assert messages[0].startswith(f"docs/index.md:{bad_line}: selfattn: ")
@@ -683,32 +682,7 @@ def test_scripts_off_shows_the_core_printout_and_a_note(tmp_path: Path) -> None:
 # Start-up checks
 
 
-@pytest.mark.parametrize("superfences", [True, False])
-def test_missing_mermaid_fence_stops_the_build_at_start_up(
-    tmp_path: Path, superfences: bool
-) -> None:
-    site = new_site(
-        tmp_path / "project", {"index.md": "# T\n\n" + seed_block()}, mermaid_fence=False
-    )
-    if not superfences:
-        text = site.config_file.read_text(encoding="utf-8")
-        assert "  - pymdownx.superfences\n" in text
-        site.config_file.write_text(text.replace("  - pymdownx.superfences\n", ""), "utf-8")
-    assert "name: mermaid" not in site.config_file.read_text(encoding="utf-8")
-    with pytest.raises(Abort):
-        site.build()
-    joined = "\n".join(site.messages)
-    assert MERMAID_YAML in joined
-    assert not site.html_path("index.md").exists()
-
-
-def test_missing_mermaid_fence_fails_the_cli_without_strict(tmp_path: Path) -> None:
-    site = new_site(tmp_path / "project", {"index.md": "# T\n"}, mermaid_fence=False)
-    result = site.run(strict=False)
-    assert result.returncode != 0
-    for line in MERMAID_YAML.splitlines():
-        assert line in result.stderr
-    assert not site.html_path("index.md").exists()
+# The mermaid fence: tests/test_messages_build.py (required only by blocks that show mermaid).
 
 
 @pytest.mark.parametrize(

@@ -222,7 +222,25 @@ def test_mermaid_view(project: Path, update_goldens: bool) -> None:
     pipeline, example = _load(project)
     kind, text = _view(pipeline, example, "mermaid")
     check_golden(golden_name("mermaid", kind), text, update_goldens)
-    assert text.startswith("```mermaid\nflowchart TD\n")
+    # Raw HTML (kept out of the search index), exactly what superfences made of the fence.
+    assert kind == "late"
+    assert text.startswith('<pre class="mermaid"><code>flowchart TD\n')
+    assert text == _superfences_mermaid(pipeline, example)
+
+
+def _superfences_mermaid(pipeline: Pipeline, example: Example) -> str:
+    import markdown
+    from pymdownx.superfences import fence_code_format
+
+    from mkdocs_selfattn.render.mermaid import render_mermaid
+
+    fence = "```mermaid\n" + render_mermaid(example.result, example.labels) + "```"
+    mermaid = {"name": "mermaid", "class": "mermaid", "format": fence_code_format}
+    md = markdown.Markdown(
+        extensions=["pymdownx.superfences"],
+        extension_configs={"pymdownx.superfences": {"custom_fences": [mermaid]}},
+    )
+    return md.convert(fence)
 
 
 def test_mermaid_view_options(project: Path, update_goldens: bool) -> None:
@@ -411,3 +429,13 @@ def test_two_charts_on_one_page_have_disjoint_ids(project: Path) -> None:
     # Every internal reference points at an id of the same chart.
     for ref in re.findall(r'(?:href="#|url\(#)([^")]+)', first):
         assert ref in ids_first
+
+
+@pytest.mark.parametrize("language", ["ko", "zh"])
+def test_views_in_the_page_language(project: Path, update_goldens: bool, language: str) -> None:
+    """The plugin's own words in Korean and Chinese (the English goldens are the ones above)."""
+    pipeline, example = _load(project)
+    for name in ("table", "compare", "mermaid"):
+        kind, text = _view(pipeline, example, name, language=language)
+        check_golden(f"{name}_{language}.{'md' if kind == 'md' else 'html'}", text, update_goldens)
+        assert "candidate" not in text

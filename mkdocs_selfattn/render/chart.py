@@ -26,7 +26,9 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "chart_title": "",
     "axis_weight": "attention weight",
     "axis_candidate": "candidate token",
+    "chart_name": "attention weights of {targets}",
 }
+"""``chart_name``: the accessible name of a chart without a title (``{targets}``: their labels)."""
 
 CHART_FORMAT = 7
 """Bump when the drawing changes, so cached charts from older code are not reused."""
@@ -112,7 +114,8 @@ def render_chart(
         {chr(int(n)) for w in caught for n in re.findall(r"Glyph (\d+) \(", str(w.message))}
     )
     key = hashlib.sha256(buffer.getvalue().encode("utf-8")).hexdigest()[:10]
-    return ChartOutput(_finish_svg(buffer.getvalue(), result, labels, key, title), missing)
+    svg = _finish_svg(buffer.getvalue(), result, labels, key, title, words["chart_name"])
+    return ChartOutput(svg, missing)
 
 
 def chart_words(
@@ -143,7 +146,7 @@ def _printable(text: str) -> str:
 
 class _PrintableLabels(Labels):
     def __init__(self, inner: Labels) -> None:
-        super().__init__(inner.display, inner.repeated)
+        super().__init__(inner.display, inner.repeated, inner.ambiguous)
 
     def __call__(self, token: str, index: int | None = None) -> str:
         return _printable(super().__call__(token, index))
@@ -240,7 +243,7 @@ _IDS = re.compile(r'\bid="([^"]+)"')
 
 
 def _finish_svg(
-    svg: str, result: DocumentResult, labels: Labels, key: str, title: str | None
+    svg: str, result: DocumentResult, labels: Labels, key: str, title: str | None, name: str
 ) -> str:
     """Inline-ready SVG: no prolog, unique ids, theme colours, an accessible title and summary."""
     svg = _XML_PROLOG.sub(r"\1", svg, count=1)
@@ -258,9 +261,8 @@ def _finish_svg(
     # A reader without the build machine's fonts still gets a sans-serif face, not the default.
     svg = re.sub(r"(font-family: [^;\"]*?)(?=[;\"])", r"\1, sans-serif", svg)
     svg = svg.replace(_SENTINEL, "currentColor")
-    heading = title or "attention weights of " + ", ".join(
-        labels(t.target, t.target_index) for t in result.targets
-    )
+    targets = ", ".join(labels(t.target, t.target_index) for t in result.targets)
+    heading = title or name.replace("{targets}", targets)
     summary = "; ".join(
         f"{labels(t.target, t.target_index)}: "
         + ", ".join(

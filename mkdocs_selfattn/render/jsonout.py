@@ -60,6 +60,7 @@ def result_from_dict(data: dict[str, Any]) -> DocumentResult:
         vector_columns=tuple(data["vector_columns"]),
         baseline=tuple(float(v) for v in data["baseline"]),
         temperature=float(data["temperature"]),
+        warnings=tuple(str(w) for w in data.get("warnings", ())),
         targets=tuple(
             TargetResult(
                 target=t["target"],

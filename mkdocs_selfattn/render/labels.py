@@ -15,15 +15,30 @@ class Labels:
     """How tokens read on the page: CSV tokens stay data, labels are what readers see.
 
     A token that occurs at several positions ("the animal … the road") is shown with its position
-    (``the@5``), so readers can tell the candidates apart.
+    (``the@5``), so readers can tell the candidates apart. A label that would read like another
+    token of the same example (two tokens given one label, or a label equal to another token) is
+    shown with its token, ``label (token)``: one name on a figure must mean one token.
     """
 
     display: Mapping[str, str] = field(default_factory=dict)
     repeated: frozenset[str] = frozenset()
+    ambiguous: frozenset[str] = frozenset()
+    """Tokens whose label another token of the example also shows as."""
 
     def __call__(self, token: str, index: int | None = None) -> str:
         shown = self.display.get(token, token)
+        if token in self.ambiguous:
+            shown = f"{shown} ({token})"
         return f"{shown}@{index}" if index is not None and token in self.repeated else shown
+
+    def label(self, token: str, index: int | None = None) -> str:
+        """The label alone, for views that always show the token beside it (tables)."""
+        shown = self.display.get(token, token)
+        return f"{shown}@{index}" if index is not None and token in self.repeated else shown
+
+    def as_written(self) -> Labels:
+        """Labels exactly as ``display:`` gives them, as the example script prints them."""
+        return replace(self, ambiguous=frozenset())
 
     def raw(self, token: str, index: int | None = None) -> str:
         """The CSV token, with its position when the token repeats."""
@@ -39,7 +54,25 @@ class Labels:
                 if cand.index is not None:
                     positions.setdefault(cand.token, set()).add(cand.index)
         repeated = frozenset(token for token, seen in positions.items() if len(seen) > 1)
-        return replace(self, repeated=repeated)
+        # A label reads as another token when it is that token's name or its label.
+        tokens = positions.keys() | _tokens(result)
+        named: dict[str, set[str]] = {}
+        for token in tokens:
+            named.setdefault(token, set()).add(token)
+            named.setdefault(self.display.get(token, token), set()).add(token)
+        ambiguous = frozenset(
+            token
+            for token in tokens
+            if self.display.get(token, token) != token and len(named[self.display[token]]) > 1
+        )
+        return replace(self, repeated=repeated, ambiguous=ambiguous)
+
+
+def _tokens(result: DocumentResult) -> set[str]:
+    found = {target.target for target in result.targets}
+    for target in result.targets:
+        found.update(cand.token for cand in target.candidates)
+    return found
 
 
 def py_round(value: float, digits: int = 3) -> str:

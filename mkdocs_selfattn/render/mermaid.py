@@ -53,7 +53,7 @@ def render_mermaid(
                 candidates.append((cand.token, cand.index))
     lines = [
         "flowchart TD",
-        f"  doc{_label(t('document'), mermaid_label(result.document))}",
+        f"  doc{_label(t('document'), mermaid_label(labels(result.document)))}",
         "  cand"
         + _label(
             t("candidates"), " · ".join(mermaid_label(labels(tok, idx)) for tok, idx in candidates)
@@ -85,3 +85,13 @@ def render_mermaid(
             "  class " + ",".join(f"r{n}" for n in range(n_targets)) + " result",
         ]
     return "\n".join(lines) + "\n"
+
+
+def mermaid_html(source: str, element: str = "pre", class_name: str = "mermaid") -> str:
+    """What pymdownx.superfences makes of a ``mermaid`` fence (``fence_code_format`` for
+    ``pre``, ``fence_div_format`` for ``div``), so the figure can bypass markdown and the search
+    index and still read exactly as the fence would."""
+    body = source.rstrip("\n").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if element == "div":
+        return f'<div class="{class_name}">{body}</div>'
+    return f'<pre class="{class_name}"><code>{body}</code></pre>'

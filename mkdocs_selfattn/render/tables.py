@@ -53,7 +53,7 @@ def _plain(text: str) -> Cell:
 
 
 def _token(labels: Labels, token: str, index: int | None = None, style: str = "") -> Cell:
-    shown, raw = labels(token, index), labels.raw(token, index)
+    shown, raw = labels.label(token, index), labels.raw(token, index)
     if shown == raw:
         return (Span(raw, style),)
     return (Span(shown, style), Span(" "), Span(f"({raw})", "small"))
@@ -91,7 +91,7 @@ def _target_table(
         *_token(labels, target.top, target.top_index),
     ]
     for name, group_weight in target.groups:
-        caption.append(Span(f" · {name}: {format_value(group_weight, number_format)}"))
+        caption.append(Span(f" · {labels(name)}: {format_value(group_weight, number_format)}"))
     header = tuple(
         _plain(w)
         for w in (
@@ -161,7 +161,7 @@ def compare_table(
         weights = (
             _plain(format_value(dict(t.groups)[name], number_format)) for t in result.targets
         )
-        rows.append(((Span(name, "em"),), *weights))
+        rows.append(((Span(labels(name), "em"),), *weights))
     return Table(None, header, ("l", *("r" for _ in result.targets)), tuple(rows))
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from mkdocs_selfattn.render.words import page_word
+
 pytestmark = pytest.mark.browser
 
 BROKEN_DOCUMENT = "memo_does_not_exist"  # the broken block's `document:` (conftest.py)
@@ -38,7 +40,8 @@ def test_broken_block_shows_the_error_and_the_rest_of_the_page(
     assert "admonition" in (error.get_attribute("class") or "")
     title = error.locator(".admonition-title")
     assert title.is_visible()
-    assert "could not be built" in title.inner_text()
+    # The fixture site is in Chinese (theme.language: zh): the title is in the page's language.
+    assert title.inner_text() == page_word("error_title", "zh")
     assert BROKEN_DOCUMENT in error.inner_text(), error.inner_text()
     box = error.bounding_box()
     assert box is not None

@@ -24,6 +24,8 @@ from typing import Any
 import pytest
 import yaml
 
+from mkdocs_selfattn.render.words import TABLE, words
+
 pytestmark = pytest.mark.browser
 
 # -- the page's markdown: what the author asked for ----------------------------------------------
@@ -67,13 +69,16 @@ class Source:
     views: list[View]
     inline: list[InlineValue]
     examples: dict[str, Example]
+    language: str = "zh"
 
     def of_kind(self, kind: str) -> list[View]:
         return [v for v in self.views if v.kind == kind]
 
 
-def read_source(path: Path) -> Source:
+def read_source(path: Path, language: str = "zh") -> Source:
+    """The page's blocks and inline values; ``from:`` files are read for ``language``'s labels."""
     lines = path.read_text(encoding="utf-8").split("\n")
+    docs = next(p for p in path.parents if p.name == "docs")
     views: list[View] = []
     examples: dict[str, Example] = {}
     prose: list[str | None] = []  # None where a fence interrupts the prose
@@ -94,10 +99,24 @@ def read_source(path: Path) -> Source:
         if name == "mermaid":
             views.append(View("fence", None))
         elif name == "selfattn":
-            views += _block_views(yaml.safe_load(body) or {}, examples)
+            views += _block_views(_shared(yaml.safe_load(body) or {}, docs, language), examples)
         prose.append(None)
         i = j + 1
-    return Source(views, _inline_values(prose), examples)
+    return Source(views, _inline_values(prose), examples, language)
+
+
+def _shared(options: dict[str, Any], docs: Path, language: str) -> dict[str, Any]:
+    """A ``use:``/``from:`` block as the defining block it stands for, in ``language``."""
+    if "from" in options:
+        path = docs / str(options["from"]).lstrip("/")
+        definition = dict(yaml.safe_load(path.read_text(encoding="utf-8"))[str(options["use"])])
+        rest = {k: v for k, v in options.items() if k not in ("use", "from")}
+        options = {**definition, "id": str(options["use"]), **rest}
+    for key in ("display", "text"):
+        value = options.get(key) or {}
+        if any(isinstance(v, dict) for v in value.values()):  # keyed by language
+            options = {**options, key: value.get(language) or {}}
+    return options
 
 
 def _block_views(options: dict[str, Any], examples: dict[str, Example]) -> list[View]:
@@ -399,7 +418,9 @@ _TABLE_WORDS = {
 
 def _canonical_words(seen: dict[str, Any], source: Source) -> dict[str, Any]:
     """Map localised table words (a block's `text:`) back to the defaults the readers expect."""
-    canon: dict[str, str] = {}
+    canon: dict[str, str] = {
+        word: _TABLE_WORDS[key] for key, word in words(TABLE, source.language).items()
+    }
     for view in source.views:
         for key, word in view.text.items():
             if key in _TABLE_WORDS and view.kind in ("table", "compare"):

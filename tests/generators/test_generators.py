@@ -321,14 +321,25 @@ def chapter_project(root: Path) -> Path:
     config.pop("site_dir", None)
     config["nav"] = [CHAPTER_REL]
     config["markdown_extensions"] = _with_extension(list(config.get("markdown_extensions") or []))
+    # The comparison is of the default language's chapter: Zensical runs no mkdocs-static-i18n,
+    # so the other languages' pages (page.ko.md, page.en.md) are left out for every generator.
+    config["plugins"] = [p for p in config.get("plugins") or [] if not _is_i18n(p)]
     root.mkdir(parents=True)
     (root / "mkdocs.yml").write_text(
         yaml.dump(config, Dumper=_Dumper, allow_unicode=True, sort_keys=False), encoding="utf-8"
     )
     for folder in ("course", "assets", "examples"):
         if (docs_dir / folder).is_dir():
-            shutil.copytree(docs_dir / folder, root / "docs" / folder)
+            shutil.copytree(docs_dir / folder, root / "docs" / folder, ignore=_other_language_pages)
     return root
+
+
+def _is_i18n(plugin: Any) -> bool:
+    return plugin == "i18n" or (isinstance(plugin, dict) and "i18n" in plugin)
+
+
+def _other_language_pages(folder: str, names: list[str]) -> set[str]:
+    return {n for n in names if re.search(r"\.(ko|en)\.md$", n)}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -311,9 +311,9 @@ ERROR_CASES = [
     ErrorCase(
         "hostile-target-in-message",
         block(
+            # The message points at the key the CSV cannot answer.
             "csv: /data/good.csv\ndocument: memo_cap_missing\n"
-            f"targets: [{yaml_str(IMG)}]\nshow: [table]",
-            info="selfattn #HERE",
+            f"targets: [{yaml_str(IMG)}]  #HERE\nshow: [table]",
         )
         + "\nInline: `{selfattn} after top '"
         + IMG

@@ -156,17 +156,20 @@ CASES = [
         "binary-script",
         script_block("ex.bin"),
         r"docs/ex\.bin: is not UTF-8 text",
+        at="script: ",  # a file the block names: the message points at its key
         files={"docs/ex.bin": b"\x7fELF\x02\x01\x01\x00\xff\xfe\x00\x00"},
     ),
     ErrorCase(
         "script-not-found",
         script_block("missing.py"),
         r"docs/missing\.py: file not found",
+        at="script: ",  # a file the block names: the message points at its key
     ),
     ErrorCase(
         "script-is-a-folder",
         script_block("data"),
         r"docs/data: is a folder",
+        at="script: ",  # a file the block names: the message points at its key
     ),
     ErrorCase(
         "output-differs-from-csv",

@@ -1,0 +1,89 @@
+"""One example definition, many languages: pick a page's labels, words and title.
+
+A block may key ``display``, ``text`` and ``title`` by language code
+(``display: {ko: {…}, en: {…}}``).
+For a page in language L the entry for L is used, else the one for L's primary subtag (``zh`` for
+``zh-Hans``); a language with no entry gets the documented defaults: tokens as in the CSV, the
+plugin's own words in L (English where L has none), and the default chart title.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Protocol, TypeVar
+
+from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
+from mkdocs_selfattn.errors import BlockError
+from mkdocs_selfattn.render.words import primary
+
+
+class _File(Protocol):
+    @property
+    def path(self) -> Path: ...
+
+
+F = TypeVar("F", bound=_File, covariant=True)
+
+
+class _Resolves(Protocol[F]):
+    def resolve(self, raw: str, key: str, line: int) -> F: ...
+
+
+T = TypeVar("T")
+
+
+def pick(by_language: Mapping[str, T], language: str | None) -> T | None:
+    """The entry for ``language``, else for its primary subtag, else nothing."""
+    if not by_language or not language:
+        return None
+    if language in by_language:
+        return by_language[language]
+    wanted = primary(language)
+    for code, value in by_language.items():
+        if primary(code) == wanted:
+            return value
+    return None
+
+
+def localize_spec(spec: ExampleSpec, language: str | None) -> ExampleSpec:
+    """The example as a page in ``language`` shows it (its data is the same in every language)."""
+    if not spec.display_by_language:
+        return spec
+    display = pick(spec.display_by_language, language) or {}
+    return replace(spec, display=MappingProxyType(dict(display)))
+
+
+def localize_view(view: ViewOptions, language: str | None) -> ViewOptions:
+    text = view.text
+    if view.text_by_language:
+        text = MappingProxyType(dict(pick(view.text_by_language, language) or {}))
+    title = view.title
+    if view.title_by_language:
+        title = pick(view.title_by_language, language)
+    return replace(view, text=text, title=title, language=language)
+
+
+def localized_script(spec: ExampleSpec, resolver: _Resolves[F], language: str | None) -> F:
+    """``script.LANG.py`` beside ``script.py`` for a page in LANG (or its primary subtag), as
+    mkdocs-static-i18n localises files; else the script itself, which gets the language in
+    ``SELFATTN_LANG``."""
+    assert spec.script is not None
+    line = spec.line_of("script")
+    base = resolver.resolve(spec.script, "script", line)
+    if not language:
+        return base
+    head, dot, suffix = spec.script.rpartition(".")
+    if not dot or "/" in suffix:
+        head, suffix = spec.script, ""
+    for code in dict.fromkeys((language, primary(language))):
+        raw = f"{head}.{code}" + (f".{suffix}" if suffix else "")
+        try:
+            candidate = resolver.resolve(raw, "script", line)
+        except BlockError:
+            continue
+        if candidate.path.is_file():
+            return candidate
+    return base

@@ -1,0 +1,121 @@
+"""The plugin's own words (headers, axis titles, node words, error titles) in each language.
+
+English is the default and is exactly what the renderers wrote before there were languages, so an
+English page is unchanged. A language without a catalogue, or a word missing from one, falls back
+to English: a page never fails for want of a word. A block's ``text:`` still wins over all of these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from mkdocs_selfattn.render.chart import DEFAULT_TEXT as CHART_EN
+from mkdocs_selfattn.render.mermaid import DEFAULT_TEXT as MERMAID_EN
+from mkdocs_selfattn.render.tables import DEFAULT_TEXT as TABLE_EN
+
+DEFAULT_LANGUAGE = "en"
+
+TABLE: Mapping[str, Mapping[str, str]] = {
+    "en": TABLE_EN,
+    "ko": {
+        "candidate": "후보",
+        "role": "역할",
+        "score": "점수",
+        "weight": "가중치",
+        "target": "대상 토큰",
+        "top": "최대",
+        "representation": "새 표현",
+        "baseline": "기준선",
+        "shift": "변화",
+    },
+    "zh": {
+        "candidate": "候选",
+        "role": "角色",
+        "score": "分数",
+        "weight": "权重",
+        "target": "当前 token",
+        "top": "最高",
+        "representation": "新的表示",
+        "baseline": "基线",
+        "shift": "变化",
+    },
+}
+
+MERMAID: Mapping[str, Mapping[str, str]] = {
+    "en": MERMAID_EN,
+    "ko": {
+        "document": "문서",
+        "candidates": "후보 토큰",
+        "target": "대상 토큰",
+        "weights": "가장 많이 다시 읽는 토큰",
+        "representation": "새 표현",
+        "shift": "변화",
+    },
+    "zh": {
+        "document": "文档",
+        "candidates": "候选 token",
+        "target": "当前 token",
+        "weights": "最多重新参考",
+        "representation": "新的表示",
+        "shift": "变化",
+    },
+}
+
+CHART: Mapping[str, Mapping[str, str]] = {
+    "en": CHART_EN,
+    "ko": {
+        "chart_title": "",
+        "axis_weight": "어텐션 가중치",
+        "axis_candidate": "후보 토큰",
+        "chart_name": "{targets}의 어텐션 가중치",
+    },
+    "zh": {
+        "chart_title": "",
+        "axis_weight": "注意力权重",
+        "axis_candidate": "候选 token",
+        "chart_name": "{targets} 的注意力权重",
+    },
+}
+
+PAGE: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "error_title": "selfattn: this example could not be built",
+        "inline_error": "⚠ selfattn error",
+        "scripts_off": (
+            "*The example script was not run for this build "
+            "(scripts are switched off); this is the core's printout.*"
+        ),
+    },
+    "ko": {
+        "error_title": "selfattn: 이 예제를 만들 수 없습니다",
+        "inline_error": "⚠ selfattn 오류",
+        "scripts_off": (
+            "*이번 빌드에서는 예제 스크립트를 실행하지 않았습니다(scripts 꺼짐). "
+            "아래는 코어가 계산한 출력입니다.*"
+        ),
+    },
+    "zh": {
+        "error_title": "selfattn：无法生成这个示例",
+        "inline_error": "⚠ selfattn 错误",
+        "scripts_off": "*本次构建没有运行示例脚本（scripts 已关闭）；这是核心计算的输出。*",
+    },
+}
+
+LANGUAGES = ("en", "ko", "zh")
+"""Languages with a full catalogue."""
+
+
+def primary(language: str | None) -> str:
+    """``zh-Hans``, ``zh_TW`` or ``ZH`` → ``zh``; nothing → the default language."""
+    if not language:
+        return DEFAULT_LANGUAGE
+    return language.replace("_", "-").split("-", 1)[0].lower()
+
+
+def words(catalogue: Mapping[str, Mapping[str, str]], language: str | None) -> dict[str, str]:
+    """English overlaid with the language's words (missing words stay English)."""
+    return {**catalogue[DEFAULT_LANGUAGE], **catalogue.get(primary(language), {})}
+
+
+def page_word(key: str, language: str | None) -> str:
+    return words(PAGE, language)[key]

@@ -1,0 +1,48 @@
+"""The plugin's side of multilingual sites: what language a page is in, and mkdocs-static-i18n.
+
+mkdocs-static-i18n builds the site once per language on the same configuration object: it calls
+every plugin's ``on_config`` again for each language (so anything appended to the configuration
+must be appended once), rewrites the file list in its own ``on_files`` (so the plugin's look-ahead
+must read that list, not docs_dir, to see a page as it will be built) and marks each file with the
+``locale`` of its content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File
+
+META_KEY = "selfattn_language"
+"""Front matter that sets one page's language (a page whose prose is not in the site's)."""
+
+
+def uses_i18n(config: MkDocsConfig) -> bool:
+    return "i18n" in config.plugins
+
+
+def page_language(file: File, meta: Mapping[str, Any], config: MkDocsConfig) -> str | None:
+    """The page's front matter, else the locale mkdocs-static-i18n gave its file (the language
+    of its content: a page that falls back to the default language is in that language), else
+    the theme's language."""
+    own = meta.get(META_KEY)
+    if isinstance(own, str) and own.strip():
+        return own.strip()
+    locale = getattr(file, "locale", None)
+    if isinstance(locale, str) and locale and locale != "null":
+        return locale
+    theme = config.theme
+    for key in ("language", "locale"):
+        value = theme.get(key) if key in theme else None
+        if value:
+            return str(value)
+    return None
+
+
+def add_once(items: list[Any], uri: str) -> None:
+    """Append ``uri`` to extra_css/extra_javascript unless it is there (one tag per page when
+    on_config runs once per language)."""
+    if not any(str(getattr(item, "path", item)) == uri for item in items):
+        items.append(uri)

@@ -1,0 +1,47 @@
+"""The files a page's blocks name, whether or not the blocks could use them.
+
+``mkdocs serve`` must watch a CSV that failed to load (missing, broken, outside ``docs_dir``) and a
+script that did not match: fixing that file is what the author does next, and it has to trigger
+a rebuild. The files of blocks that built are known from the build itself; this finds the rest.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mkdocs_selfattn.blocks import find_blocks, parse_block
+from mkdocs_selfattn.errors import SelfAttnError
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.example import Resolver
+
+
+def named_files(markdown: str, resolver: Resolver) -> set[Path]:
+    """Every ``csv:`` and ``script:`` path the page's blocks name that the path policy allows
+    (a path leaving the project is not watched: it is refused, and stays refused)."""
+    found: set[Path] = set()
+    for raw in find_blocks(markdown):
+        try:
+            spec = parse_block(raw).example
+        except SelfAttnError:
+            continue  # until the block parses, the page itself is what changes next
+        if spec is None:
+            continue
+        for key, value in (("csv", spec.csv), ("script", spec.script)):
+            if not value:
+                continue
+            try:
+                found.add(resolver.resolve(value, key, spec.line_of(key)).path)
+            except SelfAttnError:
+                continue
+    return found
+
+
+def watch_target(path: Path) -> Path:
+    """The file itself, or while it does not exist, the nearest folder above it that does (its
+    creation then shows up as a change there)."""
+    target = path
+    while not target.exists() and target.parent != target:
+        target = target.parent
+    return target
