@@ -526,6 +526,7 @@ def _try_html(example: Example, view: ViewOptions, number_format: str | None, li
         groups=example.spec.groups,
         number_format=number_format,
         text=view.text,
+        language=view.language,
         csv_href=example.csv.link,
         csv_name=example.csv.path.name,
     )

@@ -38,6 +38,8 @@ def test_try_view_golden(project: Path, update_goldens: bool) -> None:  # noqa: 
     kind, out = _view(pipeline, example, "try")
     assert kind == "late"
     check_golden("try.html", out, update_goldens)
+    _, korean = _view(pipeline, example, "try", language="ko")
+    check_golden("try_ko.html", korean, update_goldens)
     data = _data(out)
     groups = data["groups"]
     assert isinstance(groups, list)
@@ -89,8 +91,15 @@ def test_number_formats_the_browser_cannot_reproduce_are_refused(project: Path) 
 def test_words_cover_every_language_and_text_overrides(project: Path) -> None:  # noqa: F811
     assert set(WORDS["zh"]) == set(WORDS["en"]) == set(WORDS["ko"])
     pipeline, example = _load(project)
-    _, out = _view(pipeline, example, "try", text={"score": "logit", "title": "x"})
-    assert _data(out)["text"] == {"score": "logit"}
+    _, out = _view(pipeline, example, "try", text={"score": "logit"}, language="ko-KR")
+    words = _data(out)["words"]
+    assert isinstance(words, dict)
+    assert words["score"] == "logit"
+    assert words["reset"] == WORDS["ko"]["reset"]
+    assert words["weight"] == "가중치"  # the table view's word, so both views agree
+    assert WORDS["ko"]["nojs"] in out
+    _, out = _view(pipeline, example, "try", language="fr")
+    assert _data(out)["words"]["reset"] == WORDS["en"]["reset"]  # type: ignore[index]
 
 
 def test_show_try_validates() -> None:
@@ -222,6 +231,7 @@ def test_score_cells_found_through_bom_crlf_quotes_and_astral_text() -> None:
         groups={},
         number_format=None,
         text={},
+        language=None,
         csv_href=None,
         csv_name="x.csv",
     )

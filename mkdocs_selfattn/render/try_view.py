@@ -117,6 +117,16 @@ def check_format(number_format: str | None, line: int) -> None:
         )
 
 
+def view_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
+    """English, then the page language's words (the table view's for the words both views
+    show, so they agree), then the block's ``text:``."""
+    from mkdocs_selfattn.render.words import TABLE, primary, words
+
+    own = WORDS.get(primary(language), {})
+    overrides = {k: v for k, v in text.items() if k in OVERRIDABLE}
+    return {**WORDS["en"], **own, **words(TABLE, language), **overrides}
+
+
 def try_data(
     result: DocumentResult,
     labels: Labels,
@@ -128,6 +138,7 @@ def try_data(
     groups: Mapping[str, tuple[str, ...]],
     number_format: str | None,
     text: Mapping[str, str],
+    language: str | None,
     csv_href: str | None,
     csv_name: str,
 ) -> dict[str, Any]:
@@ -136,8 +147,7 @@ def try_data(
     cells = _score_cells(result, csv_bytes, csv_text, source, columns, vectors)
     return {
         "version": DATA_VERSION,
-        "words": WORDS,
-        "text": {k: v for k, v in text.items() if k in OVERRIDABLE},
+        "words": view_words(language, text),
         "format": number_format,
         "temperature": result.temperature,
         "columns": list(result.vector_columns),
@@ -277,14 +287,12 @@ def render_try(data: Mapping[str, Any], result: DocumentResult, example_id: str 
     full-precision results, which the plugin publishes as a file and links in their place."""
     result_json = render_json(result)
     name = results_name(example_id, result_json)
-    notes = "".join(
-        f'<span lang="{lang}">{html_text(words["nojs"])}</span>' for lang, words in WORDS.items()
-    )
+    note = html_text(str(data["words"]["nojs"]))
     # Data travels in attributes, not in <script type="application/json">: Material's instant
     # navigation re-creates every <script> of a page it swaps in, as JavaScript.
     return (
         f'<div class="selfattn-try" data-selfattn-try data-selfattn-data="{_attr(data)}">'
-        f'<noscript><p class="selfattn-try-nojs">{notes}</p></noscript>'
+        f'<noscript><p class="selfattn-try-nojs">{note}</p></noscript>'
         f'<span hidden class="selfattn-try-result" data-selfattn-json="{html_text(name)}" '
         f'data-selfattn-result="{_attr(json.loads(result_json))}"></span>'
         f'<p class="selfattn-try-links"><a class="selfattn-try-json" '

@@ -173,17 +173,12 @@
     return node;
   }
 
-  function words(data) {
-    var lang = (document.documentElement.lang || "en").toLowerCase().split("-")[0];
-    return Object.assign({}, data.words.en, data.words[lang] || {}, data.text || {});
-  }
-
   function init(root) {
     var source = root.getAttribute("data-selfattn-data");
     if (!source || root.getAttribute("data-selfattn-ready")) return;
     root.setAttribute("data-selfattn-ready", "1");
     var data = JSON.parse(source);
-    var W = words(data);
+    var W = data.words; // the page language's, chosen at build time
     var id = "selfattn-try-" + ++counter + "-";
     var ui = el("div", { class: "selfattn-try-ui" });
     var state = {
