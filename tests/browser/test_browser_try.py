@@ -266,8 +266,8 @@ def _check(page: Any, example: Example, scores: dict[tuple[int, int], str], t: f
     assert shown == example.expected(result)
     full = page.evaluate(READ_FULL)
     core = example.full_precision(result)
-    METRICS["full_precision_values_compared"] = METRICS.get("full_precision_values_compared", 0)
-    METRICS["full_precision_values_compared"] += len(core)
+    key = f"{example.document}_full_precision_values_compared"
+    METRICS[key] = METRICS.get(key, 0) + len(core)
     return sum(1 for k, v in core.items() if full[k] != v)
 
 
