@@ -268,7 +268,9 @@ def _check(page: Any, example: Example, scores: dict[tuple[int, int], str], t: f
     core = example.full_precision(result)
     key = f"{example.document}_full_precision_values_compared"
     METRICS[key] = METRICS.get(key, 0) + len(core)
-    return sum(1 for k, v in core.items() if full[k] != v)
+    ulps = [abs(full[k] - v) / math.ulp(v) for k, v in core.items() if full[k] != v]
+    METRICS["max_ulps_apart"] = max([METRICS.get("max_ulps_apart", 0), *ulps])
+    return len(ulps)
 
 
 def _score_input(page: Any, g: int, i: int) -> Any:
