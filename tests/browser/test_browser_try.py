@@ -529,6 +529,11 @@ def test_measure_update_time_and_script_size(tab: Callable[..., Any], artifacts:
         METRICS[f"handler_ms_{name}_candidates_median"] = round(statistics.median(handler), 3)
         example = MEMO if n == 6 else BIG
         _check(page, example, {(0, 1): values[-1]}, 1.0)
+        # The chart shows at most 30 bars and sums the rest on one line.
+        assert page.locator(".selfattn-try-chart").first.locator("rect").count() == min(n, 30)
+        if n > 30:
+            rest = page.locator(".selfattn-try-chart > text").last.text_content() or ""
+            assert rest.startswith(f"+ {n - 30} · ")
     data = JS.read_bytes()
     METRICS["script_bytes"] = len(data)
     METRICS["script_gzip_bytes"] = len(gzip.compress(data, 9))

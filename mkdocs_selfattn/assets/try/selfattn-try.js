@@ -439,22 +439,26 @@
     return range;
   }
 
+  // One bar per candidate, the largest weights first when there are more than MAX_BARS (the
+  // table lists them all); the rest are summed on one line, so the chart stays readable.
+  var MAX_BARS = 30;
+
   function barChart(W, group) {
     var rowH = 22, labelW = 120, width = 340, barW = width - labelW - 56;
     var n = group.rows.length;
+    var shown = Math.min(n, MAX_BARS);
     var svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("class", "selfattn-try-chart");
-    svg.setAttribute("viewBox", "0 0 " + width + " " + (n * rowH + 4));
+    svg.setAttribute("viewBox", "0 0 " + width + " " + ((shown + (n > shown ? 1 : 0)) * rowH + 4));
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", W.chart + " — " + group.label);
-    var bars = [], values = [];
-    group.rows.forEach(function (row, i) {
-      var y = i * rowH + 2;
+    var labels = [], bars = [], values = [];
+    for (var k = 0; k < shown; k++) {
+      var y = k * rowH + 2;
       var label = document.createElementNS(SVG, "text");
       label.setAttribute("x", labelW - 6);
       label.setAttribute("y", y + rowH / 2 + 4);
       label.setAttribute("text-anchor", "end");
-      label.textContent = row.label.length > 14 ? row.label.slice(0, 13) + "…" : row.label;
       var rect = document.createElementNS(SVG, "rect");
       rect.setAttribute("x", labelW);
       rect.setAttribute("y", y + 3);
@@ -465,19 +469,40 @@
       svg.appendChild(label);
       svg.appendChild(rect);
       svg.appendChild(value);
+      labels.push(label);
       bars.push(rect);
       values.push(value);
-    });
+    }
+    var rest = null;
+    if (n > shown) {
+      rest = document.createElementNS(SVG, "text");
+      rest.setAttribute("x", labelW);
+      rest.setAttribute("y", shown * rowH + rowH / 2 + 6);
+      svg.appendChild(rest);
+    }
+    function short(text) {
+      return text.length > 14 ? text.slice(0, 13) + "…" : text;
+    }
     return {
       svg: svg,
       show: function (weights, top, spec) {
-        weights.forEach(function (w, i) {
+        var order = n > shown ? topRows(weights, shown) : weights.map(function (_, i) { return i; });
+        order.forEach(function (i, k) {
+          var w = weights[i];
           var len = Math.max(0, Math.min(1, w)) * barW;
-          bars[i].setAttribute("width", len.toFixed(2));
-          bars[i].classList.toggle("selfattn-try-bartop", i === top);
-          values[i].setAttribute("x", (labelW + len + 4).toFixed(2));
-          values[i].textContent = formatValue(w, spec);
+          labels[k].textContent = short(group.rows[i].label);
+          bars[k].setAttribute("width", len.toFixed(2));
+          bars[k].classList.toggle("selfattn-try-bartop", i === top);
+          values[k].setAttribute("x", (labelW + len + 4).toFixed(2));
+          values[k].textContent = formatValue(w, spec);
         });
+        if (rest) {
+          var inChart = {};
+          order.forEach(function (i) { inChart[i] = true; });
+          var others = 0;
+          for (var i = 0; i < n; i++) if (!inChart[i]) others += weights[i];
+          rest.textContent = "+ " + (n - shown) + " · " + W.weight + " " + formatValue(others, spec);
+        }
       },
     };
   }
