@@ -153,7 +153,9 @@ def try_data(
         "columns": list(result.vector_columns),
         "axes": None,
         "top": 1,
-        "named": [{"name": name, "members": list(members)} for name, members in groups.items()],
+        "named": [
+            {"name": labels(name), "members": list(members)} for name, members in groups.items()
+        ],
         "groups": [
             _group(target, labels, result.baseline, spans)
             for target, spans in zip(result.targets, cells, strict=True)

@@ -93,7 +93,9 @@ class Example:
             for a, v in enumerate(result.baseline):
                 out[f"baseline/{g}/0/{a}"] = py_round(v)
             parts = [f"{words['top']}: {labels(target.top, target.top_index)}"]
-            parts += [f"{n}: {format_value(w, self.number_format)}" for n, w in target.groups]
+            parts += [
+                f"{labels(n)}: {format_value(w, self.number_format)}" for n, w in target.groups
+            ]
             out[f"summary/{g}"] = " · " + " · ".join(parts)
         return out
 
