@@ -13,14 +13,15 @@ import sys
 from collections.abc import Sequence
 
 from mkdocs_selfattn import __version__
-from mkdocs_selfattn.attention import compute_document
+from mkdocs_selfattn.candidate_table import ColumnMap
+from mkdocs_selfattn.csv_read import read_table
+from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.render.escape import md_escape
 from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import render_compare, render_tables
-from mkdocs_selfattn.table import ColumnMap, read_table
 
 
 def _pair(text: str, what: str) -> tuple[str, str]:

@@ -25,7 +25,6 @@ from mkdocs_selfattn.block_errors import (
     read_text,
     with_label_hint,
 )
-from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
 from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
 from mkdocs_selfattn.jobs import (
@@ -35,11 +34,9 @@ from mkdocs_selfattn.jobs import (
     compute_payload,
     draw_chart,
     render_chart_job,
-    result_payload,
 )
 from mkdocs_selfattn.languages import localized_script
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
-from mkdocs_selfattn.render.jsonout import result_from_dict
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import mermaid_html, render_mermaid
 from mkdocs_selfattn.render.printout import render_printout
@@ -51,7 +48,8 @@ from mkdocs_selfattn.render.tables import (
     to_html,
 )
 from mkdocs_selfattn.render.words import CHART, MERMAID, TABLE, page_word, words
-from mkdocs_selfattn.results import DocumentResult
+from mkdocs_selfattn.results import DocumentResult, result_from_dict, result_payload
+from mkdocs_selfattn.spec import ExampleSpec, ViewOptions
 
 
 @dataclass(frozen=True)

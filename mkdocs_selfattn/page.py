@@ -14,27 +14,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mkdocs_selfattn.block_errors import error_html
-from mkdocs_selfattn.blocks import (
-    BlockSpec,
-    ExampleSpec,
-    InlineValue,
-    ViewOptions,
-    find_blocks,
-    find_inline_values,
-    parse_block,
-)
 from mkdocs_selfattn.errors import (
     BlockError,
     DataError,
     ScriptError,
     SelfAttnError,
     UseOfFailedExampleError,
+    did_you_mean,
 )
 from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver
-from mkdocs_selfattn.inline import did_you_mean, inline_value
+from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.languages import localize_spec, localize_view
+from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.page_memo import file_digest
 from mkdocs_selfattn.shared import SharedExample, load_shared
+from mkdocs_selfattn.spec import BlockSpec, ExampleSpec, ViewOptions, parse_block
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 from sites import COURSE_CSV, seed_block
 from test_views_golden import HOSTILE, _load, _view, check_golden, project  # noqa: F401
 
-from mkdocs_selfattn.blocks import find_blocks, parse_block
 from mkdocs_selfattn.errors import BlockError
+from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.render.try_csv import field_spans, utf16_slice
 from mkdocs_selfattn.render.try_view import WORDS, script_json
+from mkdocs_selfattn.spec import parse_block
 
 DATA = re.compile(r'data-selfattn-data="([^"]*)"')
 
@@ -208,10 +209,10 @@ def test_the_package_ships_the_assets() -> None:
 
 
 def test_score_cells_found_through_bom_crlf_quotes_and_astral_text() -> None:
-    from mkdocs_selfattn.attention import compute_document
+    from mkdocs_selfattn.csv_read import parse_table
+    from mkdocs_selfattn.document_results import compute_document
     from mkdocs_selfattn.render.labels import Labels
     from mkdocs_selfattn.render.try_view import try_data
-    from mkdocs_selfattn.table import parse_table
 
     data = (
         "\ufeffdocument_id,target_token,candidate_token,candidate_role,v,score\r\n"

@@ -220,7 +220,9 @@ def _score_cells(
     """Per target, the text span of each candidate's score cell, checked against the core."""
     import numpy as np
 
-    from mkdocs_selfattn.table import ColumnMap, parse_table, row_line
+    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.csv_diagnose import row_line
+    from mkdocs_selfattn.csv_read import parse_table
 
     cols = ColumnMap.from_mapping(dict(columns), source=source)
     table = parse_table(csv_bytes, source=source, columns=cols, vectors=vectors)

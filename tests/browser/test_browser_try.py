@@ -25,11 +25,11 @@ from typing import Any
 import pytest
 from conftest import COURSE_CSV, Site, _QuietHandler, _Server, mkdocs_build
 
-from mkdocs_selfattn.attention import compute_document
+from mkdocs_selfattn.csv_read import parse_table
+from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
 from mkdocs_selfattn.render.try_view import view_words
 from mkdocs_selfattn.results import DocumentResult
-from mkdocs_selfattn.table import parse_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
