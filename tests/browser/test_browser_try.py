@@ -362,7 +362,7 @@ def test_edits_match_the_core_and_the_downloaded_csv_runs(
         text=True,
         check=True,
     )
-    from mkdocs_selfattn.render.jsonout import result_from_dict
+    from mkdocs_selfattn.results import result_from_dict
 
     from_cli = result_from_dict(json.loads(cli.stdout))
     assert page.evaluate(READ) == MEMO.expected(from_cli)
