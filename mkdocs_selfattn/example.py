@@ -439,6 +439,8 @@ class Pipeline:
                 pieces.append(("late", self._chart(example, view, number_format)))
             elif name == "code":
                 pieces.append(("md", self._code(example, line)))
+            elif name == "try":  # issue 15: the in-page experiment (render/try_view.py)
+                pieces.append(("late", _try_html(example, view, number_format, line)))
         return pieces
 
     def _output(self, example: Example, language: str | None) -> str:
@@ -506,6 +508,27 @@ class Pipeline:
                 + "; install a CJK font (Debian: fonts-noto-cjk) or list one in 'chart_fonts'"
             )
         return f'<div class="selfattn-chart-box">{svg}</div>'
+
+
+def _try_html(example: Example, view: ViewOptions, number_format: str | None, line: int) -> str:
+    from mkdocs_selfattn.render import try_view
+
+    try_view.check_format(number_format, line)
+    data = try_view.try_data(
+        example.result,
+        example.labels,
+        example.csv_bytes,
+        source=example.csv.display,
+        columns=example.spec.columns,
+        vectors=example.spec.vectors,
+        groups=example.spec.groups,
+        number_format=number_format,
+        text=view.text,
+        language=view.language,
+        csv_href=example.csv.link,
+        csv_name=example.csv.path.name,
+    )
+    return try_view.render_try(data, example.result, example.spec.id)
 
 
 def result_key(spec: ExampleSpec, csv_bytes: bytes) -> str:

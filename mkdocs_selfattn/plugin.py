@@ -26,7 +26,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from mkdocs_selfattn import __version__
+from mkdocs_selfattn import __version__, try_assets
 from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
 from mkdocs_selfattn.dirty import expire_stale_pages
 from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
@@ -235,6 +235,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 )
             )
         files.append(File.generated(config, CSS_URI, abs_src_path=str(CSS_FILE)))
+        for file in try_assets.asset_files(config):  # the try view (issue 15)
+            files.append(file)
         if self._dirty:
             expired = expire_stale_pages(
                 files.documentation_pages(), lambda file: self._memo_holds(file, config)
@@ -481,7 +483,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 pending.links,
             )
             self._cache.put(MEMO_KIND, pending.key, memo.to_payload())
-        return output
+        return try_assets.finish_page(output, page.url)  # the try view (issue 15)
 
     def _resolve(
         self, slots: dict[str, str | PendingHtml], page: Page, config: MkDocsConfig
@@ -539,6 +541,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
         # Only CSVs that built an example are published, and only if they still exist: a page
         # must not be able to publish an arbitrary file by naming it in a failing block.
+        pieces = (piece for slots in self.late_slots.values() for piece in slots.values())
+        for file in try_assets.result_files(config, pieces):  # the try view (issue 15)
+            files.append(file)
         docs = Path(self.docs_dir)
         for path in sorted(self.published):
             if docs not in path.parents and path.is_file():
