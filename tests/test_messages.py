@@ -193,10 +193,10 @@ def test_use_of_an_unknown_id_suggests_the_close_one(tmp_path: Path) -> None:
     )
     out = _expand(tmp_path, page, {"data.csv": TWO_TARGETS})
     assert [p.message for p in out.problems] == [
-        "'use: feard' names no example defined above; did you mean 'feared'?; "
+        "'use: feard' names no example defined above (did you mean 'feared'?); "
         "ids on this page: feared",
-        "inline value 'fearde top': no example with id 'fearde' on this page; "
-        "did you mean 'feared'?; ids: feared",
+        "inline value 'fearde top': no example with id 'fearde' on this page "
+        "(did you mean 'feared'?); ids: feared",
     ]
 
 
@@ -357,8 +357,8 @@ def test_a_target_label_never_answers_for_another_target(tmp_path: Path) -> None
 def test_labels_read_by_candidates_are_suggested(tmp_path: Path) -> None:
     example = _example(tmp_path, TWO_TARGETS, "display: {c: cherry}\n")
     assert _inline_error(example, "weight t chery") == (
-        "inline value 'ex weight': 'chery' is not a candidate of target 't'; did you mean "
-        "'cherry'?; candidates: a, b, c"
+        "inline value 'ex weight': 'chery' is not a candidate of target 't' (did you mean "
+        "'cherry'?); candidates: a, b, c"
     )
 
 
