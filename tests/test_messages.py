@@ -433,8 +433,8 @@ def test_a_label_in_targets_points_at_its_token(tmp_path: Path) -> None:
     assert [(p.line, p.message) for p in out.problems] == [
         (
             5,
-            "docs/data.csv: target(s) 'T' not found in document 'm'; its targets are 't', 'u'; "
-            "'T' is the display label of 't': write the CSV token",
+            "docs/data.csv: target(s) 'T' not found in document 'm' (did you mean 't'?); its "
+            "targets are 't', 'u'; 'T' is the display label of 't': write the CSV token",
         )
     ]
 
