@@ -14,7 +14,7 @@ from mkdocs_selfattn.render.words import page_word
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.blocks import ExampleSpec
-    from mkdocs_selfattn.example import ResolvedFile
+    from mkdocs_selfattn.pipeline import ResolvedFile
 
 
 def with_label_hint(error: DataError, spec: ExampleSpec) -> DataError:

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from mkdocs_selfattn.blocks import InlineValue
 from mkdocs_selfattn.errors import BlockError, UseOfFailedExampleError
-from mkdocs_selfattn.example import Example
+from mkdocs_selfattn.pipeline import Example
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_list
 from mkdocs_selfattn.results import CandidateResult, TargetResult

@@ -30,10 +30,11 @@ from mkdocs_selfattn.errors import (
     SelfAttnError,
     UseOfFailedExampleError,
 )
-from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver
 from mkdocs_selfattn.inline import did_you_mean, inline_value
 from mkdocs_selfattn.languages import localize_spec, localize_view
 from mkdocs_selfattn.page_memo import file_digest
+from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered, Resolver
+from mkdocs_selfattn.scheduler import PendingHtml
 from mkdocs_selfattn.shared import SharedExample, load_shared
 
 
@@ -120,10 +121,11 @@ def expand_page(
     failed_problem: dict[str, int] = {}
     skipped: dict[str, int] = {}
     for raw, spec in zip(blocks, parsed, strict=True):
+        notes = Rendered()
         try:
             if isinstance(spec, BlockError):
                 raise spec
-            pieces = _render_block(spec, out, defined_at, pipeline, resolver, language)
+            pieces = _render_block(spec, out, defined_at, pipeline, resolver, notes, language)
         except UseOfFailedExampleError as exc:
             skipped[exc.example_id] = skipped.get(exc.example_id, 0) + 1
             pieces = [("html", error_html(str(exc), language=language))]
@@ -138,12 +140,10 @@ def expand_page(
             ):
                 out.failed[failed_id] = raw.start
                 failed_problem[failed_id] = len(out.problems) - 1
-        for message in pipeline.warnings:
+        for message in notes.warnings:
             out.problems.append(Problem(raw.start, message))
-        for message in pipeline.shared_warnings:
+        for message in notes.shared_warnings:
             out.problems.append(Problem(raw.start, message, once=message))
-        pipeline.warnings.clear()
-        pipeline.shared_warnings.clear()
         rendered.append(pieces)
 
     lines = _fill_inline_values(text, out, store, skipped, language).split("\n")
@@ -267,8 +267,10 @@ def _render_block(
     defined_at: dict[str, int],
     pipeline: Pipeline,
     resolver: Resolver,
+    notes: Rendered,
     language: str | None = None,
 ) -> list[Piece]:
+    """The block's pieces; ``notes`` gathers its warnings, kept even if a later view fails."""
     view = localize_view(spec.view, language)
     if spec.use is not None and spec.source is None:
         example = out.examples.get(spec.use)
@@ -299,7 +301,7 @@ def _render_block(
                 f"ids on this page: {known}",
                 line=spec.line,
             )
-        return pipeline.views(example, view, spec.line)
+        return pipeline.render(example, view, spec.line, notes).pieces
     found = _definition(spec, resolver, language)
     assert found is not None
     definition, shared = found
@@ -314,6 +316,7 @@ def _render_block(
             line=definition.line_of("id"),
         )
     example = pipeline.load(definition, resolver, language)
+    notes.shared_warnings += example.shared_warnings
     out.files.add(example.csv.path)
     out.data_files.add(example.csv.path)
     out.digests[example.csv.path] = file_digest(example.csv_bytes)
@@ -324,7 +327,7 @@ def _render_block(
         out.links[_lexical(example.script.display, resolver)] = example.script.path
     if example_id is not None:
         out.examples[example_id] = example
-    return pipeline.views(example, view, spec.line)
+    return pipeline.render(example, view, spec.line, notes).pieces
 
 
 def _lexical(display: str, resolver: Resolver) -> Path:

@@ -1,4 +1,4 @@
-"""MkDocs config options that apply the rules of :mod:`mkdocs_selfattn.options`.
+"""The plugin's MkDocs config, derived from :data:`mkdocs_selfattn.options.SITE_OPTIONS`.
 
 MkDocs reports a ``ValidationError`` raised here as ``Config value 'plugins': Plugin 'selfattn'
 option 'NAME': …`` and stops before building anything, which is where a bad value belongs.
@@ -7,9 +7,13 @@ option 'NAME': …`` and stops before building anything, which is where a bad va
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from mkdocs.config import base
+from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, ValidationError
+
+from mkdocs_selfattn.options import SITE_OPTIONS, SiteOption
 
 
 class Checked(BaseConfigOption[Any]):
@@ -29,3 +33,25 @@ class Checked(BaseConfigOption[Any]):
         if problem is not None:
             raise ValidationError(problem)
         return value
+
+
+def _mkdocs_option(option: SiteOption) -> BaseConfigOption[Any]:
+    if option.check is not None:
+        return Checked(option.check, default=option.default)
+    if option.choices:
+        return c.Choice(option.choices, default=option.default)
+    assert option.kind is not None, option.name
+    return c.Type(option.kind, default=option.default)
+
+
+def _config_class() -> type[base.Config]:
+    """The plugin's MkDocs config, one entry per :data:`SITE_OPTIONS` item."""
+    fields: dict[str, Any] = {option.name: _mkdocs_option(option) for option in SITE_OPTIONS}
+    fields["__doc__"] = "The plugin's options; see mkdocs_selfattn.options.SITE_OPTIONS."
+    return type("SelfAttnConfig", (base.Config,), fields)
+
+
+if TYPE_CHECKING:  # values are read by name: their types are in SITE_OPTIONS
+    SelfAttnConfig = base.Config
+else:
+    SelfAttnConfig = _config_class()

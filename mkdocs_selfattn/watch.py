@@ -14,7 +14,7 @@ from mkdocs_selfattn.blocks import find_blocks, parse_block
 from mkdocs_selfattn.errors import SelfAttnError
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.example import Resolver
+    from mkdocs_selfattn.pipeline import Resolver
 
 
 def named_files(markdown: str, resolver: Resolver) -> set[Path]:

@@ -22,13 +22,14 @@ from mkdocs_selfattn.block_errors import MERMAID_FENCE_MISSING, error_html
 from mkdocs_selfattn.blocks import InlineValue, find_blocks, find_inline_values, parse_block
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
-from mkdocs_selfattn.example import Example, PendingHtml, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.inline import inline_value
 from mkdocs_selfattn.page import ExpandedPage, expand_page, recover_id
 from mkdocs_selfattn.paths import resolve_path
+from mkdocs_selfattn.pipeline import Example, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
+from mkdocs_selfattn.scheduler import PendingHtml
 from mkdocs_selfattn.table import parse_table
 
 HEADER = "document_id,target_token,candidate_token,candidate_role,v,score"
@@ -309,8 +310,8 @@ def test_mixed_candidates_allows_uneven_targets(tmp_path: Path) -> None:
         [raw] = find_blocks(f"```selfattn\ncsv: data.csv\ndocument: m\n{extra}```\n")
         spec = parse_block(raw)
         assert spec.example is not None
-        pipeline.load(spec.example, resolver)
-        assert bool(pipeline.shared_warnings) is warned, (extra, settings)
+        example = pipeline.load(spec.example, resolver)
+        assert bool(example.shared_warnings) is warned, (extra, settings)
 
 
 def test_mixed_candidates_must_be_a_boolean() -> None:

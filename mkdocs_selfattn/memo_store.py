@@ -1,0 +1,107 @@
+"""The plugin's use of page memos for one build: keys, lookups, and memos waiting for charts.
+
+What a memo is lives in :mod:`mkdocs_selfattn.page_memo`; this is when the plugin takes one
+(on_page_markdown, and the look-ahead and ``--dirty`` asking whether one holds) and when it
+writes one (on_post_page, once the page's charts are drawn and only if it had no problems).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import File
+
+from mkdocs_selfattn import __version__
+from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
+from mkdocs_selfattn.page_memo import KIND, PageMemo, file_digest, memo_key
+
+
+@dataclass(frozen=True)
+class PendingMemo:
+    """A page computed in on_page_markdown, memoised once its charts are drawn."""
+
+    key: str
+    markdown: str
+    secret: str
+    slots: dict[str, str]
+    digests: dict[Path, str]
+    published: set[Path]
+    links: dict[Path, Path]
+
+
+class MemoStore:
+    """Page memos of one build; ``site`` is what shapes every page besides its own facts (the
+    folders, the page-shaping options, how the site writes mermaid)."""
+
+    def __init__(self, cache: Cache, site: Mapping[str, Any]) -> None:
+        self.cache = cache
+        self.site = dict(site)
+        self._digests: dict[Path, str | None] = {}
+        self.looked: dict[str, tuple[str, str, str]] = {}
+        """Pages seen by the look-ahead: src_uri → (markdown, url, memo key)."""
+        self.pending: dict[str, PendingMemo] = {}
+
+    def key(self, markdown: str, file: File, src_path: Path, language: str | None) -> str:
+        """Everything besides the files its blocks read that shapes a page."""
+        context = {
+            "version": __version__,
+            "code": code_fingerprint(),
+            "src": file.src_uri,
+            "path": str(src_path),
+            "url": file.url,
+            "language": language,
+            "docs_dir": self.site["docs_dir"],
+            "root": self.site["root"],
+            "options": self.site["options"],
+            "mermaid_fence": self.site["mermaid_fence"],
+            "mermaid": self.site["mermaid"],
+            "matplotlib": matplotlib_version(),
+        }
+        return memo_key(markdown, context)
+
+    def page_key(self, markdown: str, file: File, src_path: Path, language: str | None) -> str:
+        """The key the look-ahead took for this page, if it saw the same markdown and URL."""
+        looked = self.looked.pop(file.src_uri, None)
+        if looked is not None and looked[:2] == (markdown, file.url):
+            return looked[2]
+        return self.key(markdown, file, src_path, language)
+
+    def holding(self, key: str, *, peek: bool = False) -> PageMemo | None:
+        """The memo under ``key`` if its inputs are unchanged (``peek``: not counted as a
+        hit or miss, for the look-ahead and ``--dirty``)."""
+        payload = self.cache.peek(KIND, key) if peek else self.cache.get(KIND, key)
+        memo = PageMemo.from_payload(payload)
+        return memo if memo is not None and memo.inputs_unchanged(self.digest) else None
+
+    def digest(self, path: Path) -> str | None:
+        """SHA-256 of a file, read once a build (the look-ahead and the page both ask)."""
+        if path not in self._digests:
+            try:
+                self._digests[path] = file_digest(path.read_bytes())
+            except OSError:
+                self._digests[path] = None
+        return self._digests[path]
+
+    def forget_digests(self) -> None:
+        """A hook or plugin may still rewrite a CSV (in on_pre_build, say) before the page that
+        reads it is rendered: hashes taken ahead are not reused by the pages."""
+        self._digests.clear()
+
+    def write(self, src_uri: str, late: dict[str, str]) -> None:
+        """Memoise the page held back in on_page_markdown, now that its late pieces are in."""
+        pending = self.pending.pop(src_uri, None)
+        if pending is None:
+            return
+        memo = PageMemo.capture(
+            pending.markdown,
+            pending.secret,
+            pending.slots,
+            late,
+            pending.digests,
+            pending.published,
+            pending.links,
+        )
+        self.cache.put(KIND, pending.key, memo.to_payload())
