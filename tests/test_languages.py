@@ -123,9 +123,9 @@ def test_every_language_has_every_word() -> None:
 
 def test_unknown_language_gets_english_words() -> None:
     assert words(TABLE, "fr") == dict(TABLE["en"])
-    assert "could not be built" in error_html("x", "fr")
-    assert "이 예제를 만들 수 없습니다" in error_html("x", "ko")
-    assert "无法生成这个示例" in error_html("x", "zh-Hans")
+    assert "could not be built" in error_html("x", language="fr")
+    assert "이 예제를 만들 수 없습니다" in error_html("x", language="ko")
+    assert "无法生成这个示例" in error_html("x", language="zh-Hans")
 
 
 def test_page_words_follow_the_page_language(project: Path) -> None:

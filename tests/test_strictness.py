@@ -30,7 +30,7 @@ def broken_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
 
 
 def _expect_located_failure(stderr: str) -> None:
-    assert "docs/index.md:3: selfattn: docs/missing.csv" in stderr
+    assert "docs/index.md:5: selfattn: docs/missing.csv" in stderr  # the `csv:` key's line
     assert "docs/index.md:13: selfattn: inline value 'nowhere weight'" in stderr
 
 
