@@ -19,7 +19,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, InclusionLevel, get_files
 
 from mkdocs_selfattn.memo_store import MemoStore
-from mkdocs_selfattn.publish import PageResolver, Site
+from mkdocs_selfattn.publish import PageResolver, Site, file_path
 from mkdocs_selfattn.site_language import page_language
 
 if TYPE_CHECKING:
@@ -97,7 +97,3 @@ def look_ahead(
         seen,
         *sent,
     )
-
-
-def file_path(file: File, config: MkDocsConfig) -> Path:
-    return Path(file.abs_src_path or Path(config.docs_dir) / file.src_uri)

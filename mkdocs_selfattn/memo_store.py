@@ -10,13 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
 from mkdocs_selfattn.page_memo import KIND, PageMemo, file_digest, memo_key
+from mkdocs_selfattn.publish import file_path
+from mkdocs_selfattn.site_language import page_language
+from mkdocs_selfattn.slots import PageSlots
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.page import ExpandedPage
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,22 @@ class MemoStore:
         memo = PageMemo.from_payload(payload)
         return memo if memo is not None and memo.inputs_unchanged(self.digest) else None
 
+    def page_holds(self, file: File, config: MkDocsConfig) -> bool:
+        """Whether the page's last good build is still right (``--dirty``): no blocks, or a
+        memo whose inputs are unchanged. A page with problems is never memoised: rebuilt."""
+        from mkdocs.utils import meta
+
+        try:
+            source = file.content_string
+        except (OSError, ValueError):
+            return True  # MkDocs reports an unreadable page itself
+        if "selfattn" not in source:
+            return True
+        markdown, front = meta.get_data(source)
+        language = page_language(file, front, config)
+        key = self.key(markdown, file, file_path(file, config), language)
+        return self.holding(key, peek=True) is not None
+
     def digest(self, path: Path) -> str | None:
         """SHA-256 of a file, read once a build (the look-ahead and the page both ask)."""
         if path not in self._digests:
@@ -89,6 +112,18 @@ class MemoStore:
         """A hook or plugin may still rewrite a CSV (in on_pre_build, say) before the page that
         reads it is rendered: hashes taken ahead are not reused by the pages."""
         self._digests.clear()
+
+    def hold(self, src_uri: str, key: str, page: ExpandedPage, slots: PageSlots) -> None:
+        """Keep a page that had no problems, to memoise once its charts are in."""
+        self.pending[src_uri] = PendingMemo(
+            key,
+            page.markdown,
+            slots.prefix,
+            dict(slots.now),
+            page.digests,
+            page.data_files,
+            page.links,
+        )
 
     def write(self, src_uri: str, late: dict[str, str]) -> None:
         """Memoise the page held back in on_page_markdown, now that its late pieces are in."""
@@ -105,3 +140,15 @@ class MemoStore:
             pending.links,
         )
         self.cache.put(KIND, pending.key, memo.to_payload())
+
+
+def fill_from_memo(memo: PageMemo, slots: PageSlots, used: set[Path], published: set[Path]) -> str:
+    """The page from its memo: its pieces into ``slots``, its files into ``used`` (watched)
+    and ``published``; returns its markdown."""
+    slots.now.update(memo.slots_for(slots.prefix))
+    slots.late.update(memo.late_for(slots.prefix))
+    for item in memo.inputs:
+        used.add(item.path)
+        if item.published:
+            published.add(item.path)
+    return memo.markdown(slots.prefix)

@@ -24,17 +24,17 @@ from mkdocs.structure.pages import Page
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.dirty import expire_stale_pages
 from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
-from mkdocs_selfattn.lookahead import file_path, look_ahead, pages_of
-from mkdocs_selfattn.memo_store import MemoStore, PendingMemo
+from mkdocs_selfattn.lookahead import look_ahead, pages_of
+from mkdocs_selfattn.memo_store import MemoStore, fill_from_memo
 from mkdocs_selfattn.options import PAGE_SHAPING, pipeline_settings
-from mkdocs_selfattn.plugin_options import SelfAttnConfig
-from mkdocs_selfattn.publish import PageResolver, Site
+from mkdocs_selfattn.plugin_options import SelfAttnConfig, cache_folder
+from mkdocs_selfattn.publish import PageResolver, Site, file_path
 from mkdocs_selfattn.site_fences import has_mermaid_fence, mermaid_format
 from mkdocs_selfattn.site_language import add_once, page_language, uses_i18n
 from mkdocs_selfattn.slots import PageSlots, fill_holders
 from mkdocs_selfattn.strict import unseen_failure
-from mkdocs_selfattn.watch import named_files, watch_target
-from mkdocs_selfattn.workers import WorkerPool, default_workers
+from mkdocs_selfattn.watch import Watcher, named_files
+from mkdocs_selfattn.workers import WorkerPool, pool_for
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.page import Problem
@@ -56,8 +56,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     def __init__(self) -> None:
         self._memory: dict[str, Any] = {}
-        self._server: LiveReloadServer | None = None
-        self._watched: set[str] = set()
+        self._watcher = Watcher()
         self._pool: WorkerPool | None = None
         self._one_off = False
         """A `mkdocs build` or `gh-deploy` (not `serve`): workers may be forked."""
@@ -96,12 +95,12 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         config_file = config.config_file_path
         project_root = Path(config_file).resolve().parent if config_file else Path.cwd()
         cache = Cache(
-            self._cache_folder(config, project_root),
+            cache_folder(str(self.config["cache_dir"]), config, project_root),
             problem=lambda message: log.warning("selfattn: %s", message),
         )
         cache.memory = self._memory
         self._cache = cache
-        self._start_workers()
+        self._pool = pool_for(self._pool, self.config["chart_workers"], self._one_off)
         self.site = Site(Path(config.docs_dir).resolve(), project_root)
         self._memos = MemoStore(
             cache,
@@ -125,20 +124,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             self._look_ahead(pages_of(config, serving=not self._one_off), config)
         return config
 
-    def _start_workers(self) -> None:
-        workers = self.config["chart_workers"]
-        workers = default_workers() if workers is None else workers
-        pool = self._pool
-        if workers > 0 and (
-            pool is None or (pool.workers, pool.fork_ok) != (workers, self._one_off)
-        ):
-            if pool is not None:
-                pool.shutdown()
-            self._pool = WorkerPool(workers, fork_ok=self._one_off)
-        elif workers <= 0 and pool is not None:
-            pool.shutdown()
-            self._pool = None
-
     @property
     def pipeline(self) -> Pipeline:
         """Built on first need: a build served wholly from page memos never imports it."""
@@ -161,20 +146,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             self._pipeline = Pipeline(settings, self._cache, scheduler)
         return self._pipeline
 
-    def _cache_folder(self, config: MkDocsConfig, root: Path) -> Path | None:
-        cache_dir = str(self.config["cache_dir"])
-        if not cache_dir:
-            return None
-        folder = (root / cache_dir).resolve()
-        for name, other in (("docs_dir", config.docs_dir), ("site_dir", config.site_dir)):
-            other_path = Path(other).resolve()
-            if folder == other_path or other_path in folder.parents:
-                raise PluginError(
-                    f"selfattn: cache_dir {cache_dir!r} is inside {name}; "
-                    "choose a folder outside it, such as .cache/selfattn"
-                )
-        return folder
-
     def _look_ahead(self, pages: Sequence[File], config: MkDocsConfig) -> None:
         assert self._memos is not None
         look_ahead(pages, config, memos=self._memos, site=self.site, pipeline=lambda: self.pipeline)
@@ -186,33 +157,17 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             mermaid = str(VENDOR / "mermaid" / "mermaid.min.js")
             files.append(File.generated(config, MERMAID_URI, abs_src_path=mermaid))
         files.append(File.generated(config, CSS_URI, abs_src_path=str(VENDOR / "selfattn.css")))
-        assert self._memos is not None
+        memos = self._memos
+        assert memos is not None
         if self._dirty:
             expired = expire_stale_pages(
-                files.documentation_pages(), lambda file: self._memo_holds(file, config)
+                files.documentation_pages(), lambda file: memos.page_holds(file, config)
             )
-            self._memos.forget_digests()  # as after the look-ahead: pages hash their inputs again
+            memos.forget_digests()  # as after the look-ahead: pages hash their inputs again
             log.debug("selfattn: --dirty: rebuilding %s (inputs changed)", expired)
         if self._pool is not None and uses_i18n(config):
             self._look_ahead(files.documentation_pages(), config)
         return files
-
-    def _memo_holds(self, file: File, config: MkDocsConfig) -> bool:
-        """Whether the page's last good build is still right: no blocks, or a memo whose
-        inputs are unchanged. A page with problems is never memoised, so it is rebuilt."""
-        from mkdocs.utils import meta
-
-        assert self._memos is not None
-        try:
-            source = file.content_string
-        except (OSError, ValueError):
-            return True  # MkDocs reports an unreadable page itself
-        if "selfattn" not in source:
-            return True
-        markdown, front = meta.get_data(source)
-        language = page_language(file, front, config)
-        key = self._memos.key(markdown, file, file_path(file, config), language)
-        return self._memos.holding(key, peek=True) is not None
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -235,13 +190,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         key = memos.page_key(markdown, page.file, src_path, language)
         memo = memos.holding(key)
         if memo is not None:
-            slots.now.update(memo.slots_for(slots.prefix))
-            slots.late.update(memo.late_for(slots.prefix))
-            for item in memo.inputs:
-                self.used_files.add(item.path)
-                if item.published:
-                    self.published.add(item.path)
-            return memo.markdown(slots.prefix)
+            return fill_from_memo(memo, slots, self.used_files, self.published)
 
         from mkdocs_selfattn.page import expand_page
 
@@ -260,15 +209,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             self.used_files |= named_files(markdown, resolver)
         self.published |= expanded.data_files
         if not expanded.problems:
-            memos.pending[page.file.src_uri] = PendingMemo(
-                key,
-                expanded.markdown,
-                slots.prefix,
-                dict(slots.now),
-                expanded.digests,
-                expanded.data_files,
-                expanded.links,
-            )
+            memos.hold(page.file.src_uri, key, expanded, slots)
         return expanded.markdown
 
     @event_priority(50)  # before other plugins (search, minifiers) read the page's HTML
@@ -285,9 +226,16 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         assert self._memos is not None
         resolved: dict[str, str] = {}
         if slots is not None and slots.late:
-            problems_before = len(self.problems)
-            resolved = self._resolve(slots, page, config)
-            if len(self.problems) != problems_before:
+            from mkdocs_selfattn.block_errors import error_html
+
+            language = page_language(page.file, page.meta, config)
+            resolved, notes = slots.collect_late(
+                lambda message: error_html(message, language=language)
+            )
+            page_name = _display(file_path(page.file, config), self.site.project_root)
+            for line, messages in notes:
+                self._report(page_name, line, messages)
+            if any(messages for _, messages in notes):
                 # A page with problems is rebuilt (and reports them) every time.
                 self._memos.pending.pop(page.file.src_uri, None)
             output = fill_holders(output, resolved)
@@ -296,25 +244,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 page.content = fill_holders(page.content, resolved)
         self._memos.write(page.file.src_uri, resolved)
         return output
-
-    def _resolve(self, slots: PageSlots, page: Page, config: MkDocsConfig) -> dict[str, str]:
-        resolved: dict[str, str] = {}
-        for token, content in slots.late.items():
-            if isinstance(content, str):
-                resolved[token] = content
-                continue
-            page_name = _display(file_path(page.file, config), self.site.project_root)
-            try:
-                resolved[token] = content.resolve()
-                messages = content.warnings
-            except Exception as exc:  # a worker failure (any kind) must not end the build
-                from mkdocs_selfattn.block_errors import error_html
-
-                message = f"the chart could not be drawn ({type(exc).__name__}: {exc})"
-                resolved[token] = error_html(message, page_language(page.file, page.meta, config))
-                messages = [*content.warnings, message]
-            self._report(page_name, content.line, messages)
-        return resolved
 
     # -- the error policy: every problem is logged (failing --strict) or, with on_error: fail,
     # stops the build; a problem of a file or the site is logged once a build.
@@ -356,8 +285,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def on_serve(
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer:
-        self._server = server
-        self._watch_new_files(config)
+        self._watcher.server = server
+        self._watcher.watch(self.used_files, Path(config.docs_dir).resolve())
         return server
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -366,8 +295,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             # one that was built (see site_language.py). Only ever spent time, so only logged.
             unclaimed = self._pipeline.scheduler.unclaimed()
             log.debug("selfattn: look-ahead unclaimed: %d results, %d charts", *unclaimed)
-        if self._server is not None:
-            self._watch_new_files(config)
+        self._watcher.watch(self.used_files, Path(config.docs_dir).resolve())
         failure = unseen_failure(self.problems, strict=bool(config.strict), log=log)
         if failure is not None:
             raise PluginError(failure)
@@ -376,18 +304,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
-
-    def _watch_new_files(self, config: MkDocsConfig) -> None:
-        """Watch CSVs and scripts outside docs_dir (inside it, MkDocs already watches)."""
-        assert self._server is not None
-        docs = Path(config.docs_dir).resolve()
-        for path in sorted(self.used_files):
-            target = watch_target(path)
-            # Keyed by what is watched: a missing file's folder now, the file once it exists.
-            if docs in path.parents or str(target) in self._watched:
-                continue
-            self._server.watch(str(target), recursive=False)
-            self._watched.add(str(target))
 
 
 def _display(path: Path, root: Path) -> str:

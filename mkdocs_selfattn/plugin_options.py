@@ -7,11 +7,14 @@ option 'NAME': …`` and stops before building anything, which is where a bad va
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, ValidationError
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 
 from mkdocs_selfattn.options import SITE_OPTIONS, SiteOption
 
@@ -55,3 +58,19 @@ if TYPE_CHECKING:  # values are read by name: their types are in SITE_OPTIONS
     SelfAttnConfig = base.Config
 else:
     SelfAttnConfig = _config_class()
+
+
+def cache_folder(cache_dir: str, config: MkDocsConfig, root: Path) -> Path | None:
+    """The disk cache's folder (None: memory only), refused inside docs_dir or site_dir, where
+    `mkdocs serve` would see every write as a change and rebuild forever."""
+    if not cache_dir:
+        return None
+    folder = (root / cache_dir).resolve()
+    for name, other in (("docs_dir", config.docs_dir), ("site_dir", config.site_dir)):
+        other_path = Path(other).resolve()
+        if folder == other_path or other_path in folder.parents:
+            raise PluginError(
+                f"selfattn: cache_dir {cache_dir!r} is inside {name}; "
+                "choose a folder outside it, such as .cache/selfattn"
+            )
+    return folder

@@ -81,3 +81,8 @@ class PageResolver:
             if file is not None:
                 uri = file.url
         return get_relative_url(uri, self.url)
+
+
+def file_path(file: File, config: MkDocsConfig) -> Path:
+    """Where a page's source is (generated files may have none: then under docs_dir)."""
+    return Path(file.abs_src_path or Path(config.docs_dir) / file.src_uri)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -47,6 +48,28 @@ class PageSlots:
             return html
         holders = {token: holder(token) for token in self.late}
         return replace_slots(html, {**self.now, **holders})
+
+    def collect_late(
+        self, error_box: Callable[[str], str]
+    ) -> tuple[dict[str, str], list[tuple[int | None, list[str]]]]:
+        """The late pieces, charts drawn (waiting for workers where needed), and the
+        warnings of each chart by its block's line; a chart that cannot be drawn becomes
+        ``error_box(message)`` and a warning: a worker failure must not end the build."""
+        resolved: dict[str, str] = {}
+        notes: list[tuple[int | None, list[str]]] = []
+        for token, content in self.late.items():
+            if isinstance(content, str):
+                resolved[token] = content
+                continue
+            try:
+                resolved[token] = content.resolve()
+                messages = content.warnings
+            except Exception as exc:  # any kind: see the docstring
+                message = f"the chart could not be drawn ({type(exc).__name__}: {exc})"
+                resolved[token] = error_box(message)
+                messages = [*content.warnings, message]
+            notes.append((content.line, messages))
+        return resolved, notes
 
 
 _HOLDER_HEAD = '<div class="selfattn-late" data-search-exclude data-selfattn="'
