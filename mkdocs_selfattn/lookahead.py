@@ -80,7 +80,7 @@ def look_ahead(
     memos.forget_digests()
     if not needed:
         return
-    from mkdocs_selfattn.page import prefetch_page
+    from mkdocs_selfattn.prefetch import prefetch_page
 
     built = pipeline()
     for file, src_path, markdown, language in needed:

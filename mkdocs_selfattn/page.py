@@ -16,9 +16,7 @@ from pathlib import Path
 from mkdocs_selfattn.block_errors import error_html
 from mkdocs_selfattn.blocks import (
     BlockSpec,
-    ExampleSpec,
     InlineValue,
-    ViewOptions,
     find_blocks,
     find_inline_values,
     parse_block,
@@ -31,11 +29,11 @@ from mkdocs_selfattn.errors import (
     UseOfFailedExampleError,
 )
 from mkdocs_selfattn.inline import did_you_mean, inline_value
-from mkdocs_selfattn.languages import localize_spec, localize_view
+from mkdocs_selfattn.languages import localize_view
 from mkdocs_selfattn.page_memo import file_digest
 from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered, Resolver
 from mkdocs_selfattn.scheduler import PendingHtml
-from mkdocs_selfattn.shared import SharedExample, load_shared
+from mkdocs_selfattn.shared import block_definition
 
 
 @dataclass(frozen=True)
@@ -216,51 +214,6 @@ def recover_id(body: str) -> str | None:
     return found
 
 
-def prefetch_page(
-    text: str, *, pipeline: Pipeline, resolver: Resolver, language: str | None = None
-) -> None:
-    """Queue this page's uncached work with the pipeline, before MkDocs renders any page.
-
-    Best effort: a block that does not parse or resolve is skipped here, and reported when the
-    page itself is expanded.
-    """
-    specs: list[BlockSpec] = []
-    for raw in find_blocks(text):
-        try:
-            specs.append(parse_block(raw))
-        except BlockError:
-            continue
-    charts: dict[str, list[ViewOptions]] = {}
-    for spec in specs:
-        if spec.use is not None and spec.source is None and "chart" in spec.view.show:
-            charts.setdefault(spec.use, []).append(localize_view(spec.view, language))
-    for spec in specs:
-        try:
-            found = _definition(spec, resolver, language)
-            if found is None:
-                continue
-            example = found[0]
-            view = localize_view(spec.view, language)
-            views = [view] if "chart" in view.show else []
-            if example.id is not None:
-                views += charts.pop(example.id, [])
-            pipeline.prefetch(example, views, resolver)
-        except SelfAttnError:
-            continue
-
-
-def _definition(
-    spec: BlockSpec, resolver: Resolver, language: str | None
-) -> tuple[ExampleSpec, SharedExample | None] | None:
-    """The example a block defines, on the page or by ``from:`` (localised), else nothing."""
-    if spec.example is not None:
-        return localize_spec(spec.example, language), None
-    if spec.use is not None and spec.source is not None:
-        shared = load_shared(spec.source, spec.use, resolver, spec.line)
-        return localize_spec(shared.spec, language), shared
-    return None
-
-
 def _render_block(
     spec: BlockSpec,
     out: ExpandedPage,
@@ -302,7 +255,7 @@ def _render_block(
                 line=spec.line,
             )
         return pipeline.render(example, view, spec.line, notes).pieces
-    found = _definition(spec, resolver, language)
+    found = block_definition(spec, resolver, language)
     assert found is not None
     definition, shared = found
     if shared is not None:

@@ -23,8 +23,9 @@ from typing import Any, Protocol
 
 import yaml
 
-from mkdocs_selfattn.blocks import _VIEW_KEYS, ExampleSpec, RawBlock, parse_block
+from mkdocs_selfattn.blocks import _VIEW_KEYS, BlockSpec, ExampleSpec, RawBlock, parse_block
 from mkdocs_selfattn.errors import BlockError, DataError
+from mkdocs_selfattn.languages import localize_spec
 
 
 class _Resolves(Protocol):
@@ -142,3 +143,15 @@ def _top_keys(body: str) -> set[str]:
     except yaml.YAMLError:
         return set()
     return {str(k) for k in data} if isinstance(data, dict) else set()
+
+
+def block_definition(
+    spec: BlockSpec, resolver: _Resolves, language: str | None
+) -> tuple[ExampleSpec, SharedExample | None] | None:
+    """The example a block defines, on the page or by ``from:`` (localised), else nothing."""
+    if spec.example is not None:
+        return localize_spec(spec.example, language), None
+    if spec.use is not None and spec.source is not None:
+        shared = load_shared(spec.source, spec.use, resolver, spec.line)
+        return localize_spec(shared.spec, language), shared
+    return None
