@@ -141,7 +141,6 @@ class Pipeline:
                 continue
             chart = ChartRequest(
                 compute=request,
-                display=tuple(spec.display.items()),
                 style=self.settings.chart,
                 number_format=number_format,
                 text=tuple(chart_text(view).items()),

@@ -13,6 +13,7 @@ import pytest
 from sites import COURSE_CSV_REL, Site, new_site, seed_block
 
 import mkdocs_selfattn.scheduler as scheduler_module
+from mkdocs_selfattn.blocks import ExampleSpec
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, SelfAttnError
 from mkdocs_selfattn.jobs import ComputeRequest, compute_payload
 from mkdocs_selfattn.workers import WorkerPool
@@ -37,17 +38,8 @@ def test_errors_survive_pickling_with_every_field(error: SelfAttnError) -> None:
 
 def _request(document: str) -> ComputeRequest:
     data = (Path(__file__).resolve().parents[1] / COURSE_CSV_REL).read_bytes()
-    return ComputeRequest(
-        key="k-" + document,
-        data=data,
-        source="docs/memo.csv",
-        document=document,
-        targets=None,
-        vectors=None,
-        columns=(),
-        groups=(),
-        temperature=1.0,
-    )
+    spec = ExampleSpec(id=None, csv="docs/memo.csv", document=document, line=1)
+    return ComputeRequest(key="k-" + document, spec=spec, data=data, source="docs/memo.csv")
 
 
 def test_a_failing_job_comes_back_as_its_error_and_the_pool_keeps_working() -> None:
