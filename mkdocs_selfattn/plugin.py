@@ -8,7 +8,6 @@ helpers of their own. This module only says which runs when, and how problems ar
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
@@ -173,7 +172,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
         expanded = self._page_markdown(markdown, page=page, config=config, files=files)
-        name = _display(file_path(page.file, config), self.site.project_root)
+        name = self.site.display(file_path(page.file, config))
         self._rendering = Rendering(page.file.src_uri, name, markdown, expanded)
         return expanded
 
@@ -203,7 +202,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             store=slots.store,
             language=language,
         )
-        self._report_problems(_display(src_path, self.site.project_root), expanded.problems)
+        self._report_problems(self.site.display(src_path), expanded.problems)
         self.used_files |= expanded.files
         if expanded.problems:
             self.used_files |= named_files(markdown, resolver)
@@ -232,7 +231,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             resolved, notes = slots.collect_late(
                 lambda message: error_html(message, language=language)
             )
-            page_name = _display(file_path(page.file, config), self.site.project_root)
+            page_name = self.site.display(file_path(page.file, config))
             for line, messages in notes:
                 self._report(page_name, line, messages)
             if any(messages for _, messages in notes):
@@ -304,10 +303,3 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
-
-
-def _display(path: Path, root: Path) -> str:
-    try:
-        return os.path.relpath(path, root).replace(os.sep, "/")
-    except ValueError:
-        return str(path)

@@ -41,6 +41,13 @@ class Site:
         digest = hashlib.sha1(relative.encode()).hexdigest()[:8]
         return posixpath.join(OUTSIDE_DOCS_URI, digest, path.name)
 
+    def display(self, path: Path) -> str:
+        """A page's path as messages show it: relative to the project."""
+        try:
+            return os.path.relpath(path, self.project_root).replace(os.sep, "/")
+        except ValueError:  # another drive (Windows)
+            return str(path)
+
     def publish(self, files: Files, config: MkDocsConfig, published: Iterable[Path]) -> None:
         """Add the CSVs outside docs_dir that built an example, if they still exist: a page
         must not be able to publish an arbitrary file by naming it in a failing block."""
