@@ -9,7 +9,7 @@ for all of them alike):
 
 (a) ``stdlib``: csv.DictReader + math, every group's softmax, representation, baseline, shift and
     top computed the way the chapter's script does it, only for every group instead of one;
-(b) ``parse``:  pyarrow reading the file exactly as ``table.py`` does (its own functions, so the
+(b) ``parse``:  pyarrow reading the file exactly as ``csv_read.py`` does (its own functions, so the
     options can never drift apart) and nothing else;
 (c) ``core``:   ``read_table`` + ``compute`` for every group: validation, encoding and all numbers.
 
@@ -95,11 +95,13 @@ def run_stdlib(path: str) -> float:
 
 
 def run_parse(path: str) -> float:
-    from mkdocs_selfattn import table as core_table
+    from mkdocs_selfattn import csv_read as core_table
 
     with open(path, "rb") as handle:
         data = handle.read()
-    cols = core_table.ColumnMap()
+    from mkdocs_selfattn.candidate_table import ColumnMap
+
+    cols = ColumnMap()
     header = core_table._read_header(data, path)
     vector_columns = core_table._vector_columns(header, cols, None, path)
     has_index = core_table._index_columns_present(header, cols, path)
@@ -111,7 +113,7 @@ def run_core(path: str) -> float:
     import math
 
     from mkdocs_selfattn.attention import compute
-    from mkdocs_selfattn.table import read_table
+    from mkdocs_selfattn.csv_read import read_table
 
     results = compute(read_table(path))
     return math.fsum(results.representation.ravel().tolist())
@@ -125,7 +127,7 @@ PRELOAD = (
     "pyarrow",
     "pyarrow.csv",
     "pyarrow.compute",
-    "mkdocs_selfattn.table",
+    "mkdocs_selfattn.csv_read",
     "mkdocs_selfattn.attention",
 )
 

@@ -8,13 +8,13 @@ import itertools
 import os
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.errors import DataError, close_matches
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.words import page_word
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.blocks import ExampleSpec
     from mkdocs_selfattn.pipeline import ResolvedFile
+    from mkdocs_selfattn.spec import ExampleSpec
 
 
 def with_label_hint(error: DataError, spec: ExampleSpec) -> DataError:
@@ -73,7 +73,7 @@ def _not_found(file: ResolvedFile) -> str:
             names = [e.name for e in itertools.islice(entries, _LISTED_FILES) if e.is_file()]
     except OSError:
         return f"file not found; the folder {shown} does not exist"
-    close = difflib.get_close_matches(file.path.name, sorted(names), n=3, cutoff=0.6)
+    close = close_matches(file.path.name, sorted(names), n=3)
     if not close:
         return "file not found; check the path"
     options = " or ".join(repr(name) for name in close)

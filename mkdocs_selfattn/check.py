@@ -25,7 +25,8 @@ from mkdocs.structure.files import Files, InclusionLevel, get_files, set_exclusi
 from mkdocs.structure.nav import get_navigation
 from mkdocs.structure.pages import Page
 
-from mkdocs_selfattn.blocks import InlineValue, find_blocks, find_inline_values
+from mkdocs_selfattn.inline import InlineValue, find_inline_values
+from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.plugin import SelfAttnPlugin
 
 

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn import __version__
+from mkdocs_selfattn.candidate_table import ColumnMap
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.pipeline import ResolvedFile
 from mkdocs_selfattn.render.escape import md_escape
@@ -23,11 +24,10 @@ from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import render_compare, render_tables
-from mkdocs_selfattn.table import ColumnMap
 from mkdocs_selfattn.views import VIEWS
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.blocks import ExampleSpec
+    from mkdocs_selfattn.spec import ExampleSpec
 
 
 def _pair(text: str, what: str) -> tuple[str, str]:
@@ -205,7 +205,7 @@ class _CommandLineFiles:
 
 
 def _spec(args: argparse.Namespace) -> ExampleSpec:
-    from mkdocs_selfattn.blocks import ExampleSpec
+    from mkdocs_selfattn.spec import ExampleSpec
 
     vectors = tuple(v for v in args.vectors.split(",") if v) if args.vectors else None
     return ExampleSpec(
@@ -225,9 +225,9 @@ def _spec(args: argparse.Namespace) -> ExampleSpec:
 
 def _run(args: argparse.Namespace) -> int:
     """Load the example through the pipeline the plugin uses, then print one view of it."""
-    from mkdocs_selfattn.blocks import ViewOptions
     from mkdocs_selfattn.cache import Cache
     from mkdocs_selfattn.pipeline import Pipeline, Settings
+    from mkdocs_selfattn.spec import ViewOptions
 
     pipeline = Pipeline(Settings(run_scripts=False, mermaid=None), Cache(None))
     try:

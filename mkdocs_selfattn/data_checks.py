@@ -15,21 +15,21 @@ from mkdocs_selfattn.errors import DataError
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.attention import AttentionResults
-    from mkdocs_selfattn.table import CandidateTable, IntArray
+    from mkdocs_selfattn.candidate_table import CandidateTable, IntArray
 
 
 def check_document(results: AttentionResults, document: str) -> tuple[str, ...]:
     """Raise on a candidate named twice in a group or with two vectors in one document; return
     a warning for each target whose candidates differ from the document's first target's."""
-    from mkdocs_selfattn.attention import _combine, _first_appearance_codes
+    from mkdocs_selfattn.row_keys import combine, first_appearance_codes
 
     table = results.table
     if table.n_rows == 0:
         return ()
     keys = table.candidate_codes.astype(np.int64)
     if table.candidate_index is not None:
-        keys = _combine(keys, table.candidate_index)
-    candidate = _first_appearance_codes(keys)
+        keys = combine(keys, table.candidate_index)
+    candidate = first_appearance_codes(keys)
     group = np.empty(table.n_rows, dtype=np.int64)
     group[results.order] = np.repeat(np.arange(results.n_groups, dtype=np.int64), results.sizes)
     _refuse_repeats(results, document, group, candidate)
@@ -40,9 +40,9 @@ def check_document(results: AttentionResults, document: str) -> tuple[str, ...]:
 def _first_rows(keys: IntArray) -> IntArray:
     """For each row, the first row with the same key (hashing, no sort: this runs on every
     example, and a sort of a large document cost ten times the softmax)."""
-    from mkdocs_selfattn.attention import _first_appearance_codes
+    from mkdocs_selfattn.row_keys import first_appearance_codes
 
-    codes = _first_appearance_codes(keys)
+    codes = first_appearance_codes(keys)
     # First-appearance codes grow by one exactly at each key's first row, so those rows, in
     # order, are indexed by code.
     is_first = np.empty(codes.shape[0], dtype=bool)

@@ -6,6 +6,7 @@ so a page author and a CI log both get one line, never a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -89,3 +90,23 @@ class ScriptError(SelfAttnError):
         super().__init__(message)
         self.diff = diff
         """The whole unified diff of a mismatch (the message shows its first lines only)."""
+
+
+def close_matches(text: str, options: Iterable[str], n: int = 1) -> list[str]:
+    """The ``n`` options most like ``text``: the one "did you mean" of every message (keys, ids,
+    files, columns, candidates), so all of them suggest alike."""
+    import difflib
+
+    return difflib.get_close_matches(text, list(dict.fromkeys(options)), n=n, cutoff=0.6)
+
+
+def closest(text: str, options: Iterable[str]) -> str | None:
+    """The option most like ``text``, or None."""
+    matches = close_matches(text, options)
+    return matches[0] if matches else None
+
+
+def did_you_mean(text: str, options: Iterable[str]) -> str:
+    """``; did you mean 'x'?`` for the closest of ``options``, or nothing."""
+    match = closest(text, options)
+    return f"; did you mean '{match}'?" if match else ""

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from mkdocs_selfattn.candidate_table import CandidateTable, FloatArray, IntArray
 from mkdocs_selfattn.errors import DataError
-from mkdocs_selfattn.table import CandidateTable, FloatArray, IntArray
 
 
 def redo_overflowed_differences(

@@ -1,5 +1,7 @@
 """Inline values: one number or token from an example, in the page's prose.
 
+`` `{selfattn} ID QUANTITY ARGS [:FORMAT]` `` is read here, and every quantity is one row of
+:data:`QUANTITIES`: how many arguments it takes, how it is written, how it is computed.
 Tokens may be written as in the CSV or as their display label; a token that occurs at several
 positions is written ``token@position``. A CSV token always wins over a label, and a label that
 several tokens share is refused: an inline value must never mean two tokens at once.
@@ -7,20 +9,198 @@ several tokens share is refused: an inline value must never mean two tokens at o
 
 from __future__ import annotations
 
-import difflib
 import re
+import shlex
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
-from mkdocs_selfattn.blocks import InlineValue
-from mkdocs_selfattn.errors import BlockError, UseOfFailedExampleError
-from mkdocs_selfattn.pipeline import Example
+from mkdocs_selfattn.errors import BlockError, UseOfFailedExampleError, closest, did_you_mean
+from mkdocs_selfattn.markdown_scan import INLINE_PREFIX, inline_spans
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_list
-from mkdocs_selfattn.results import CandidateResult, TargetResult
+from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.pipeline import Example
 
 T = TypeVar("T")
 _POSITION = re.compile(r"^(?P<token>.+)@(?P<index>-?\d+)$")
+
+
+@dataclass(frozen=True)
+class InlineValue:
+    """`` `{selfattn} ID QUANTITY ARGS [:FORMAT]` `` found on a page line (1-based)."""
+
+    line: int
+    start: int
+    end: int
+    example_id: str
+    quantity: str
+    args: tuple[str, ...]
+    spec: str | None
+
+
+class _Ask:
+    """One inline value being answered: its example's result, and failures at its line."""
+
+    def __init__(self, item: InlineValue, example: Example) -> None:
+        self.where = f"inline value '{item.example_id} {item.quantity}'"
+        self.line = item.line
+        self.spec = item.spec
+        self.result: DocumentResult = example.result
+        self.labels: Labels = example.labels
+
+    def fail(self, message: str) -> BlockError:
+        return BlockError(f"{self.where}: {message}", line=self.line)
+
+    def number(self, value: float) -> str:
+        try:
+            return format_value(value, self.spec)
+        except (ValueError, TypeError) as exc:
+            raise self.fail(f"format ':{self.spec}' does not apply to {value!r} ({exc})") from None
+
+    def target(self, text: str) -> TargetResult:
+        result, labels = self.result, self.labels
+        found = _pick(result.targets, text, labels, _target_key, self.fail, "target")
+        if not found:
+            names = [labels.raw(t.target, t.target_index) for t in result.targets]
+            hint = did_you_mean(text, _names(result.targets, labels, _target_key))
+            raise self.fail(
+                f"target '{text}' is not shown by this example{hint}; targets: {', '.join(names)}"
+            )
+        _single(found, text, self.fail, lambda t: t.target_index)
+        return found[0]
+
+    def column(self, name: str) -> int:
+        columns = self.result.vector_columns
+        if name in columns:
+            return columns.index(name)
+        hint = did_you_mean(name, columns)
+        raise self.fail(f"'{name}' is not a vector column{hint}; columns: {', '.join(columns)}")
+
+
+def _candidate_number(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
+    def evaluate(ask: _Ask, args: tuple[str, ...]) -> str:
+        tgt = ask.target(args[0])
+        labels = ask.labels
+        matches = _pick(tgt.candidates, args[1], labels, _candidate_key, ask.fail, "candidate")
+        if not matches:
+            names = ", ".join(labels.raw(c.token, c.index) for c in tgt.candidates)
+            hint = did_you_mean(args[1], _names(tgt.candidates, labels, _candidate_key))
+            raise ask.fail(
+                f"'{args[1]}' is not a candidate of target '{tgt.target}'{hint}; "
+                f"candidates: {names}"
+            )
+        _single(matches, args[1], ask.fail, lambda c: c.index)
+        value: float = getattr(matches[0], field)
+        return ask.number(value)
+
+    return evaluate
+
+
+def _top(ask: _Ask, args: tuple[str, ...]) -> str:
+    if ask.spec is not None:
+        raise ask.fail("'top' is a token, so a :FORMAT does not apply")
+    tgt = ask.target(args[0])
+    return md_text(ask.labels(tgt.top, tgt.top_index))
+
+
+def _group(ask: _Ask, args: tuple[str, ...]) -> str:
+    groups = dict(ask.target(args[0]).groups)
+    if args[1] not in groups:
+        hint = did_you_mean(args[1], list(groups))
+        raise ask.fail(f"no group '{args[1]}'{hint}; groups: {', '.join(groups) or 'none'}")
+    return ask.number(groups[args[1]])
+
+
+def _vector(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
+    def evaluate(ask: _Ask, args: tuple[str, ...]) -> str:
+        if field == "baseline":
+            vector, rest = ask.result.baseline, args
+        else:
+            vector, rest = getattr(ask.target(args[0]), field), args[1:]
+        if rest:
+            return ask.number(vector[ask.column(rest[0])])
+        if ask.spec is None:
+            return md_text(py_list(vector))
+        return md_text("[" + ", ".join(ask.number(v) for v in vector) + "]")
+
+    return evaluate
+
+
+def _count(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
+    def evaluate(ask: _Ask, args: tuple[str, ...]) -> str:
+        count: int = getattr(ask.result, field)
+        return str(count) if ask.spec is None else ask.number(count)
+
+    return evaluate
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """What an inline value may ask for: its arguments, how it is written, how it is computed."""
+
+    arity: tuple[int, int]
+    usage: str
+    evaluate: Callable[[_Ask, tuple[str, ...]], str]
+
+
+QUANTITIES: dict[str, Quantity] = {
+    "weight": Quantity((2, 2), "weight TARGET CANDIDATE", _candidate_number("weight")),
+    "score": Quantity((2, 2), "score TARGET CANDIDATE", _candidate_number("score")),
+    "top": Quantity((1, 1), "top TARGET", _top),
+    "group": Quantity((2, 2), "group TARGET NAME", _group),
+    "representation": Quantity((1, 2), "representation TARGET [COLUMN]", _vector("representation")),
+    "shift": Quantity((1, 2), "shift TARGET [COLUMN]", _vector("shift")),
+    "baseline": Quantity((0, 1), "baseline [COLUMN]", _vector("baseline")),
+    "csv_rows": Quantity((0, 0), "csv_rows", _count("csv_rows")),
+    "document_rows": Quantity((0, 0), "document_rows", _count("document_rows")),
+}
+
+
+def find_inline_values(text: str) -> list[InlineValue | BlockError]:
+    """Every inline value of a page outside code, or the error of one that is miswritten."""
+    return [_parse_inline(*span) for span in inline_spans(text)]
+
+
+def _parse_inline(line: int, start: int, end: int, content: str) -> InlineValue | BlockError:
+    body = content[len(INLINE_PREFIX) :].strip()
+    try:
+        words = shlex.split(body)
+    except ValueError as exc:
+        return BlockError(f"inline value `{content}`: {exc}; close the quotes", line=line)
+    spec = None
+    if len(words) > 2 and words[-1].startswith(":"):
+        spec = words.pop()[1:]
+        try:
+            format(0.5, spec)
+        except ValueError:
+            return BlockError(
+                f"inline value `{content}`: ':{spec}' is not a Python format spec (try :.1%)",
+                line=line,
+            )
+    if len(words) < 2:
+        return BlockError(
+            f"inline value `{content}` needs an example id and a quantity, "
+            "e.g. `{selfattn} memo weight TARGET CANDIDATE`",
+            line=line,
+        )
+    example_id, quantity, args = words[0], words[1], tuple(words[2:])
+    if quantity not in QUANTITIES:
+        match = closest(quantity, QUANTITIES)
+        hint = f"did you mean '{match}'?" if match else f"one of {', '.join(QUANTITIES)}"
+        return BlockError(
+            f"inline value `{content}`: unknown quantity '{quantity}'; {hint}", line=line
+        )
+    low, high = QUANTITIES[quantity].arity
+    if not low <= len(args) <= high:
+        return BlockError(
+            f"inline value `{content}`: write it as `{{selfattn}} {example_id} "
+            f"{QUANTITIES[quantity].usage}` (quote tokens that contain spaces)",
+            line=line,
+        )
+    return InlineValue(line, start, end, example_id, quantity, args, spec)
 
 
 def inline_value(
@@ -36,10 +216,6 @@ def inline_value(
     """
     example = examples.get(item.example_id)
     where = f"inline value '{item.example_id} {item.quantity}'"
-
-    def fail(message: str) -> BlockError:
-        return BlockError(f"{where}: {message}", line=item.line)
-
     if example is None and item.example_id in (failed or {}):
         line = (failed or {})[item.example_id]
         raise UseOfFailedExampleError(
@@ -55,71 +231,11 @@ def inline_value(
                 f" (the block of line {unread[-1]} could not be read: fix it first if it "
                 f"defines '{item.example_id}')"
             )
-        raise fail(f"no example with id '{item.example_id}' on this page{hint}; ids: {known}")
-    result, labels = example.result, example.labels
-    q, args, spec = item.quantity, item.args, item.spec
-
-    def number(value: float) -> str:
-        try:
-            return format_value(value, spec)
-        except (ValueError, TypeError) as exc:
-            raise fail(f"format ':{spec}' does not apply to {value!r} ({exc})") from None
-
-    def target(text: str) -> TargetResult:
-        found = _pick(result.targets, text, labels, _target_key, fail, "target")
-        if not found:
-            names = [labels.raw(t.target, t.target_index) for t in result.targets]
-            hint = did_you_mean(text, _names(result.targets, labels, _target_key))
-            raise fail(
-                f"target '{text}' is not shown by this example{hint}; targets: {', '.join(names)}"
-            )
-        _single(found, text, fail, lambda t: t.target_index)
-        return found[0]
-
-    def column(name: str) -> int:
-        if name in result.vector_columns:
-            return result.vector_columns.index(name)
-        hint = did_you_mean(name, result.vector_columns)
-        raise fail(
-            f"'{name}' is not a vector column{hint}; columns: {', '.join(result.vector_columns)}"
+        raise BlockError(
+            f"{where}: no example with id '{item.example_id}' on this page{hint}; ids: {known}",
+            line=item.line,
         )
-
-    if q in ("weight", "score"):
-        tgt = target(args[0])
-        matches = _pick(tgt.candidates, args[1], labels, _candidate_key, fail, "candidate")
-        if not matches:
-            names = ", ".join(labels.raw(c.token, c.index) for c in tgt.candidates)
-            hint = did_you_mean(args[1], _names(tgt.candidates, labels, _candidate_key))
-            raise fail(
-                f"'{args[1]}' is not a candidate of target '{tgt.target}'{hint}; "
-                f"candidates: {names}"
-            )
-        _single(matches, args[1], fail, lambda c: c.index)
-        return number(matches[0].weight if q == "weight" else matches[0].score)
-    if q == "top":
-        if spec is not None:
-            raise fail("'top' is a token, so a :FORMAT does not apply")
-        tgt = target(args[0])
-        return md_text(labels(tgt.top, tgt.top_index))
-    if q == "group":
-        groups = dict(target(args[0]).groups)
-        if args[1] not in groups:
-            hint = did_you_mean(args[1], list(groups))
-            raise fail(f"no group '{args[1]}'{hint}; groups: {', '.join(groups) or 'none'}")
-        return number(groups[args[1]])
-    if q in ("representation", "shift", "baseline"):
-        if q == "baseline":
-            vector, rest = result.baseline, args
-        else:
-            tgt = target(args[0])
-            vector, rest = (tgt.representation if q == "representation" else tgt.shift), args[1:]
-        if rest:
-            return number(vector[column(rest[0])])
-        if spec is None:
-            return md_text(py_list(vector))
-        return md_text("[" + ", ".join(number(v) for v in vector) + "]")
-    count = result.csv_rows if q == "csv_rows" else result.document_rows
-    return str(count) if spec is None else number(count)
+    return QUANTITIES[item.quantity].evaluate(_Ask(item, example), item.args)
 
 
 def _target_key(target: TargetResult) -> tuple[str, int | None]:
@@ -181,12 +297,6 @@ def _names(
         token = key(item)[0]
         names += [token, labels.display.get(token, token)]
     return list(dict.fromkeys(names))
-
-
-def did_you_mean(text: str, options: Sequence[str]) -> str:
-    """``; did you mean 'x'?`` for the closest of ``options``, or nothing."""
-    close = difflib.get_close_matches(text, list(dict.fromkeys(options)), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def _single(

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import yaml
 
-from mkdocs_selfattn.table import CandidateTable, ColumnMap, read_table
+from mkdocs_selfattn.candidate_table import CandidateTable, ColumnMap
+from mkdocs_selfattn.csv_read import read_table
 
 _ID = re.compile(r"^[A-Za-z_][\w-]*$")
 

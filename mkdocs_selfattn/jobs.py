@@ -18,12 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.render.chart import ChartStyle
-from mkdocs_selfattn.render.jsonout import result_to_dict
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.results import DocumentResult
+from mkdocs_selfattn.results import DocumentResult, result_payload
 
 if TYPE_CHECKING:  # a worker imports it when the first request arrives
-    from mkdocs_selfattn.blocks import ExampleSpec
+    from mkdocs_selfattn.spec import ExampleSpec
 
 RESULTS_KEPT = 1024
 """Results a worker keeps for the chart requests that follow their compute request. All
@@ -86,8 +85,9 @@ class ChartRequest:
 
 
 def compute(request: ComputeRequest) -> DocumentResult:
-    from mkdocs_selfattn.attention import compute_document
-    from mkdocs_selfattn.table import ColumnMap, parse_table
+    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.csv_read import parse_table
+    from mkdocs_selfattn.document_results import compute_document
 
     spec = request.spec
     columns = ColumnMap.from_mapping(dict(spec.columns), source=request.source)
@@ -100,14 +100,6 @@ def compute(request: ComputeRequest) -> DocumentResult:
         temperature=spec.temperature,
         check=True,
     )
-
-
-def result_payload(result: DocumentResult) -> dict[str, Any]:
-    """The cache's form of a result (also what a worker sends back)."""
-    payload = {**result_to_dict(result), "source": result.source}
-    if result.warnings:
-        payload["warnings"] = list(result.warnings)
-    return payload
 
 
 def compute_payload(request: ComputeRequest) -> dict[str, Any]:

@@ -15,9 +15,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol, TypeVar
 
-from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.words import primary
+from mkdocs_selfattn.spec import ExampleSpec, ViewOptions
 
 
 class _File(Protocol):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from mkdocs_selfattn.blocks import fenced_line_numbers, find_blocks
+from mkdocs_selfattn.markdown_scan import fenced_line_numbers, find_blocks
 
 LEFTOVER = (
     "this selfattn block was inserted after the plugin ran (by pymdownx.snippets or another "

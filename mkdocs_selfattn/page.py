@@ -14,26 +14,22 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mkdocs_selfattn.block_errors import error_html
-from mkdocs_selfattn.blocks import (
-    BlockSpec,
-    InlineValue,
-    find_blocks,
-    find_inline_values,
-    parse_block,
-)
 from mkdocs_selfattn.errors import (
     BlockError,
     DataError,
     ScriptError,
     SelfAttnError,
     UseOfFailedExampleError,
+    did_you_mean,
 )
-from mkdocs_selfattn.inline import did_you_mean, inline_value
+from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.languages import localize_view
+from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.page_memo import file_digest
 from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered, Resolver
 from mkdocs_selfattn.scheduler import PendingHtml
 from mkdocs_selfattn.shared import block_definition
+from mkdocs_selfattn.spec import BlockSpec, parse_block
 
 
 @dataclass(frozen=True)

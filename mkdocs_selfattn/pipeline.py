@@ -15,7 +15,6 @@ from typing import Protocol
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.block_errors import mismatch, read_bytes, read_text, with_label_hint
-from mkdocs_selfattn.blocks import ExampleSpec, ViewOptions
 from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key
 from mkdocs_selfattn.errors import DataError, ScriptError
 from mkdocs_selfattn.jobs import (
@@ -24,15 +23,14 @@ from mkdocs_selfattn.jobs import (
     compute,
     compute_payload,
     draw_chart,
-    result_payload,
 )
 from mkdocs_selfattn.languages import localized_script
 from mkdocs_selfattn.render.chart import ChartStyle
-from mkdocs_selfattn.render.jsonout import result_from_dict
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
-from mkdocs_selfattn.results import DocumentResult
+from mkdocs_selfattn.results import DocumentResult, result_from_dict, result_payload
 from mkdocs_selfattn.scheduler import PendingHtml, Scheduler
+from mkdocs_selfattn.spec import ExampleSpec, ViewOptions
 from mkdocs_selfattn.views import VIEWS, cached_chart, chart_key, chart_text
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from mkdocs_selfattn.blocks import BlockSpec, ViewOptions, find_blocks, parse_block
 from mkdocs_selfattn.errors import BlockError, SelfAttnError
 from mkdocs_selfattn.languages import localize_view
+from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.pipeline import Pipeline, Resolver
 from mkdocs_selfattn.shared import block_definition
+from mkdocs_selfattn.spec import BlockSpec, ViewOptions, parse_block
 
 
 def prefetch_page(

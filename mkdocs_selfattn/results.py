@@ -1,4 +1,5 @@
-"""What one example shows: plain, numpy-free records, so cached pages never import numpy.
+"""What one example shows: plain, numpy-free records, so cached pages never import numpy, and
+their serialisation (the cache format, also the command line's JSON view).
 
 The attention core produces these; renderers, inline values and the cache consume them.
 """
@@ -6,6 +7,7 @@ The attention core produces these; renderers, inline values and the cache consum
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -29,12 +31,6 @@ class TargetResult:
     top_index: int | None
     groups: tuple[tuple[str, float], ...]
 
-    def candidate(self, token: str) -> CandidateResult:
-        for item in self.candidates:
-            if item.token == token:
-                return item
-        raise KeyError(token)
-
 
 @dataclass(frozen=True)
 class DocumentResult:
@@ -52,8 +48,82 @@ class DocumentResult:
     """Doubts about the data that do not stop the example (targets re-reading different
     candidates), located in the CSV; part of the result so a cached example repeats them."""
 
-    def target(self, token: str) -> TargetResult:
-        for item in self.targets:
-            if item.target == token:
-                return item
-        raise KeyError(token)
+
+def result_to_dict(result: DocumentResult) -> dict[str, Any]:
+    """Every number at full precision: the JSON view, and the body of the cache's payload."""
+    return {
+        "csv_rows": result.csv_rows,
+        "document": result.document,
+        "document_rows": result.document_rows,
+        "vector_columns": list(result.vector_columns),
+        "temperature": result.temperature,
+        "baseline": list(result.baseline),
+        "targets": [
+            {
+                "target": t.target,
+                "target_index": t.target_index,
+                "candidates": [
+                    {
+                        "token": c.token,
+                        "index": c.index,
+                        "role": c.role,
+                        "score": c.score,
+                        "weight": c.weight,
+                        "vector": list(c.vector),
+                    }
+                    for c in t.candidates
+                ],
+                "representation": list(t.representation),
+                "shift": list(t.shift),
+                "top": t.top,
+                "top_index": t.top_index,
+                "groups": dict(t.groups),
+            }
+            for t in result.targets
+        ],
+    }
+
+
+def result_payload(result: DocumentResult) -> dict[str, Any]:
+    """The cache's form of a result (also what a worker sends back)."""
+    payload = {**result_to_dict(result), "source": result.source}
+    if result.warnings:
+        payload["warnings"] = list(result.warnings)
+    return payload
+
+
+def result_from_dict(data: dict[str, Any]) -> DocumentResult:
+    """Inverse of :func:`result_payload`, so cached results need neither pyarrow nor numpy."""
+    return DocumentResult(
+        source=str(data.get("source", "")),
+        csv_rows=int(data["csv_rows"]),
+        document=str(data["document"]),
+        document_rows=int(data["document_rows"]),
+        vector_columns=tuple(data["vector_columns"]),
+        baseline=tuple(float(v) for v in data["baseline"]),
+        temperature=float(data["temperature"]),
+        warnings=tuple(str(w) for w in data.get("warnings", ())),
+        targets=tuple(
+            TargetResult(
+                target=t["target"],
+                target_index=t["target_index"],
+                candidates=tuple(
+                    CandidateResult(
+                        token=c["token"],
+                        index=c["index"],
+                        role=c["role"],
+                        score=float(c["score"]),
+                        weight=float(c["weight"]),
+                        vector=tuple(float(v) for v in c["vector"]),
+                    )
+                    for c in t["candidates"]
+                ),
+                representation=tuple(float(v) for v in t["representation"]),
+                shift=tuple(float(v) for v in t["shift"]),
+                top=t["top"],
+                top_index=t.get("top_index"),
+                groups=tuple((str(k), float(v)) for k, v in t["groups"].items()),
+            )
+            for t in data["targets"]
+        ),
+    )

@@ -23,9 +23,10 @@ from typing import Any, Protocol
 
 import yaml
 
-from mkdocs_selfattn.blocks import _VIEW_KEYS, BlockSpec, ExampleSpec, RawBlock, parse_block
 from mkdocs_selfattn.errors import BlockError, DataError
 from mkdocs_selfattn.languages import localize_spec
+from mkdocs_selfattn.markdown_scan import RawBlock
+from mkdocs_selfattn.spec import VIEW_KEYS, BlockSpec, ExampleSpec, parse_block
 
 
 class _Resolves(Protocol):
@@ -70,7 +71,7 @@ def load_shared(raw: str, example_id: str, resolver: _Resolves, line: int) -> Sh
         raise BlockError(f"in {where}: {exc}", line=line) from None
     if spec.example is None:
         raise BlockError(f"in {file.display}: example '{example_id}' has no 'csv'", line=line)
-    extra = [k for k in _VIEW_KEYS if k in _top_keys(body)]
+    extra = [k for k in VIEW_KEYS if k in _top_keys(body)]
     if extra:
         raise BlockError(
             f"in {file.display}: example '{example_id}' sets '{extra[0]}', a view key; "

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.block_errors import MERMAID_FENCE_MISSING, error_html
-from mkdocs_selfattn.blocks import ViewOptions
 from mkdocs_selfattn.cache import code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.jobs import render_chart_job
@@ -22,10 +21,11 @@ from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
 from mkdocs_selfattn.render.mermaid import mermaid_html, render_mermaid
 from mkdocs_selfattn.render.tables import Table, compare_table, csv_table, target_tables, to_html
 from mkdocs_selfattn.render.words import CHART, MERMAID, TABLE, page_word, words
+from mkdocs_selfattn.spec import ViewOptions
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.blocks import ExampleSpec
     from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered
+    from mkdocs_selfattn.spec import ExampleSpec
 
 View = Callable[["Pipeline", "Example", ViewOptions, int, "Rendered"], "Piece"]
 

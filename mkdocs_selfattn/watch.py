@@ -11,8 +11,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from mkdocs_selfattn.blocks import find_blocks, parse_block
 from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.markdown_scan import find_blocks
+from mkdocs_selfattn.spec import parse_block
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.pipeline import Resolver

@@ -22,14 +22,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mkdocs_selfattn.attention import (
-    AttentionResults,
-    DocumentResult,
-    compute,
-    compute_document,
-)
+from mkdocs_selfattn.attention import AttentionResults, compute
+from mkdocs_selfattn.candidate_table import CandidateTable
+from mkdocs_selfattn.csv_read import parse_table, read_table
+from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.errors import DataError
-from mkdocs_selfattn.table import CandidateTable, parse_table, read_table
+from mkdocs_selfattn.results import DocumentResult, TargetResult
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "docs/assets/part-05/chapter-13/self-attention-safety-memo-candidates.csv"
@@ -50,6 +48,10 @@ class Reference:
     representation: list[float]
     shift: list[float]
     top: str
+
+
+def target_of(result: DocumentResult, token: str) -> TargetResult:
+    return next(item for item in result.targets if item.target == token)
 
 
 def reference_baseline(rows: Sequence[dict[str, str]], columns: Sequence[str]) -> list[float]:
@@ -153,13 +155,13 @@ def test_course_numbers_as_the_chapter_prints_them(course: CandidateTable) -> No
     assert result.csv_rows == 36
     assert result.document_rows == 12
     assert [round(v, 3) for v in result.baseline] == [0.383, 0.475, 0.417]
-    it = result.target("그것")
+    it = target_of(result, "그것")
     assert [round(c.weight, 3) for c in it.candidates] == [0.048, 0.079, 0.43, 0.214, 0.087, 0.143]
     assert [round(v, 3) for v in it.representation] == [0.203, 0.691, 0.436]
     assert [round(v, 3) for v in it.shift] == [-0.18, 0.216, 0.019]
     assert it.top == "절연캡"
     assert [(name, round(w, 3)) for name, w in it.groups] == [("cap_plus_not_applied", 0.644)]
-    action = result.target("씌우지")
+    action = target_of(result, "씌우지")
     assert [round(c.weight, 3) for c in action.candidates] == [
         0.067,
         0.246,
@@ -174,7 +176,7 @@ def test_course_numbers_as_the_chapter_prints_them(course: CandidateTable) -> No
 
 def test_group_weight_is_summed_left_to_right(course: CandidateTable) -> None:
     result = compute_document(course, "memo_cap_missing", groups={"g": ["위험", "절연캡", "분리"]})
-    target = result.target("그것")
+    target = target_of(result, "그것")
     weights = {c.token: c.weight for c in target.candidates}
     # CSV order (분리, 절연캡, 위험), not the order the group lists them in.
     assert dict(target.groups)["g"] == 0 + weights["분리"] + weights["절연캡"] + weights["위험"]
@@ -297,9 +299,9 @@ def test_ties_go_to_the_first_candidate_in_csv_order() -> None:
         "m,u,a,r,0,0,0,0.0",
     ]
     result = compute_document(parse_table("\n".join(lines).encode(), source="tie.csv"), "m")
-    assert result.target("t").top == "b"
-    assert result.target("u").top == "c"
-    assert [c.weight for c in result.target("u").candidates] == [1 / 3] * 3
+    assert target_of(result, "t").top == "b"
+    assert target_of(result, "u").top == "c"
+    assert [c.weight for c in target_of(result, "u").candidates] == [1 / 3] * 3
 
 
 def interleave(data: str) -> str:
@@ -603,7 +605,7 @@ def test_large_table_path_gives_the_same_numbers(monkeypatch: pytest.MonkeyPatch
     # Large tables encode text columns and compute baselines on worker threads; force that path
     # on the course file and on an interleaved copy, and compare with the plain path.
     import mkdocs_selfattn.attention as attention_module
-    import mkdocs_selfattn.table as table_module
+    import mkdocs_selfattn.csv_read as table_module
 
     text = COURSE.read_text(encoding="utf-8")
     for data in (text, interleave(text)):

@@ -27,9 +27,10 @@ from test_attention import (
     tokens,
 )
 
-from mkdocs_selfattn.attention import compute, compute_document
+from mkdocs_selfattn.attention import compute
+from mkdocs_selfattn.csv_read import parse_table
+from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.errors import DataError
-from mkdocs_selfattn.table import parse_table
 
 BIG = 1.7976931348623157e308
 

@@ -10,16 +10,10 @@ import re
 
 import pytest
 
-from mkdocs_selfattn.blocks import (
-    MAX_BODY_BYTES,
-    BlockSpec,
-    InlineValue,
-    RawBlock,
-    find_blocks,
-    find_inline_values,
-    parse_block,
-)
 from mkdocs_selfattn.errors import BlockError
+from mkdocs_selfattn.inline import InlineValue, find_inline_values
+from mkdocs_selfattn.markdown_scan import RawBlock, find_blocks
+from mkdocs_selfattn.spec import MAX_BODY_BYTES, BlockSpec, parse_block
 
 # ---------------------------------------------------------------------------------------------
 # find_blocks
@@ -651,3 +645,40 @@ def test_malformed_inline_values(content: str, words: list[str]) -> None:
     assert error.line == 2
     for word in words:
         assert word in str(error)
+
+
+# ---------------------------------------------------------------------------------------------
+# The key table
+
+
+def test_every_key_of_the_table_fills_a_field_of_its_spec() -> None:
+    from dataclasses import fields
+
+    from mkdocs_selfattn.spec import KEYS, ExampleSpec, ViewOptions
+
+    homes = {"define": ExampleSpec, "view": ViewOptions, "use": BlockSpec, "from": BlockSpec}
+    renamed = {"from": "source"}
+    for name, key in KEYS.items():
+        names = {f.name for f in fields(homes[key.scope])}
+        assert renamed.get(name, name) in names, name
+        assert key.doc
+        assert key.kind
+
+
+def test_spec_defaults_are_the_table_defaults() -> None:
+    from mkdocs_selfattn.spec import KEYS
+
+    spec = parse_block(find_blocks("```selfattn\ncsv: a.csv\ndocument: d\n```\n")[0])
+    assert spec.example is not None
+    for name, key in KEYS.items():
+        if key.scope == "define" and not key.required:
+            assert getattr(spec.example, name) == key.default, name
+        if key.scope == "view":
+            assert getattr(spec.view, name) == key.default, name
+
+
+def test_column_roles_are_the_column_maps_fields() -> None:
+    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.spec_values import COLUMN_ROLES
+
+    assert ColumnMap.keys() == COLUMN_ROLES

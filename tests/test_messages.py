@@ -17,12 +17,13 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from mkdocs_selfattn.attention import compute_document
 from mkdocs_selfattn.block_errors import MERMAID_FENCE_MISSING, error_html
-from mkdocs_selfattn.blocks import InlineValue, find_blocks, find_inline_values, parse_block
 from mkdocs_selfattn.cache import Cache
+from mkdocs_selfattn.csv_read import parse_table
+from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
-from mkdocs_selfattn.inline import inline_value
+from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
+from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.page import ExpandedPage, expand_page, recover_id
 from mkdocs_selfattn.paths import resolve_path
 from mkdocs_selfattn.pipeline import Example, Pipeline, ResolvedFile, Settings
@@ -30,7 +31,7 @@ from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 from mkdocs_selfattn.scheduler import PendingHtml
-from mkdocs_selfattn.table import parse_table
+from mkdocs_selfattn.spec import parse_block
 
 HEADER = "document_id,target_token,candidate_token,candidate_role,v,score"
 TWO_TARGETS = "\n".join(

@@ -13,8 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mkdocs_selfattn.candidate_table import ColumnMap
+from mkdocs_selfattn.csv_diagnose import row_line
+from mkdocs_selfattn.csv_read import parse_table, read_table
 from mkdocs_selfattn.errors import DataError
-from mkdocs_selfattn.table import ColumnMap, parse_table, read_table, row_line
 
 ROOT = Path(__file__).resolve().parent.parent
 EDGE = ROOT / "data" / "edge"

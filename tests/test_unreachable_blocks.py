@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sites import Site, new_site, seed_block, visible_text
 
-from mkdocs_selfattn.blocks import find_blocks
+from mkdocs_selfattn.markdown_scan import find_blocks
 
 pytestmark = pytest.mark.slow
 

@@ -27,11 +27,12 @@ from sites import (
     table_rows,
 )
 
-from mkdocs_selfattn.blocks import BlockSpec, ViewOptions, find_blocks, parse_block
 from mkdocs_selfattn.cache import Cache
+from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.paths import resolve_path
 from mkdocs_selfattn.pipeline import Example, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.render.chart import render_chart
+from mkdocs_selfattn.spec import BlockSpec, ViewOptions, parse_block
 
 GOLDEN = Path(__file__).parent / "golden" / "views"
 SVG = "{http://www.w3.org/2000/svg}"

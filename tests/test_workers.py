@@ -13,9 +13,9 @@ import pytest
 from sites import COURSE_CSV_REL, Site, new_site, seed_block
 
 import mkdocs_selfattn.scheduler as scheduler_module
-from mkdocs_selfattn.blocks import ExampleSpec
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, SelfAttnError
 from mkdocs_selfattn.jobs import ComputeRequest, compute_payload
+from mkdocs_selfattn.spec import ExampleSpec
 from mkdocs_selfattn.workers import WorkerPool
 
 

@@ -43,9 +43,9 @@ CACHE = ".cache/selfattn"
 
 def _printout() -> str:
     """What the course example prints, computed by the package (the script must match it)."""
-    from mkdocs_selfattn.attention import compute_document
+    from mkdocs_selfattn.csv_read import parse_table
+    from mkdocs_selfattn.document_results import compute_document
     from mkdocs_selfattn.render.printout import render_printout
-    from mkdocs_selfattn.table import parse_table
 
     table = parse_table(CSV.encode(), source="good.csv")
     return render_printout(compute_document(table, "memo_cap_missing"))

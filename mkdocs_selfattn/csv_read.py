@@ -1,0 +1,315 @@
+"""CSV bytes → a validated, columnar table of candidate rows (Arrow).
+
+Parsing is done by pyarrow's multi-threaded CSV reader (the benchmark shows the stdlib reader is the
+bottleneck). Whenever something is wrong, :mod:`mkdocs_selfattn.csv_diagnose` reads the file again
+to name the first bad line; the slow reader only ever runs on the error path.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from mkdocs_selfattn.candidate_table import (
+    PARALLEL_ROWS,
+    CandidateTable,
+    ColumnMap,
+    FloatArray,
+    IntArray,
+    run_now,
+)
+from mkdocs_selfattn.csv_diagnose import BOM, diagnose, without_bom
+from mkdocs_selfattn.csv_encode import encode
+from mkdocs_selfattn.errors import DataError, closest
+
+_BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
+
+
+def read_table(
+    path: str,
+    *,
+    columns: ColumnMap | None = None,
+    vectors: Sequence[str] | None = None,
+    display_path: str | None = None,
+) -> CandidateTable:
+    """Read and validate a CSV file; ``display_path`` is how messages name it."""
+    name = display_path or path
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise DataError(name, "file not found; check the path") from None
+    except IsADirectoryError:
+        raise DataError(name, "is a folder, not a CSV file") from None
+    except OSError as exc:
+        raise DataError(name, f"cannot be read ({exc.strerror or exc})") from None
+    return parse_table(data, source=name, columns=columns, vectors=vectors)
+
+
+def parse_table(
+    data: bytes,
+    *,
+    source: str,
+    columns: ColumnMap | None = None,
+    vectors: Sequence[str] | None = None,
+) -> CandidateTable:
+    """Validate CSV bytes into a :class:`CandidateTable` or raise one precise :class:`DataError`."""
+    cols = columns or ColumnMap()
+    # No copies of the data on the good path: a 60 MB file copied once more costs as much as
+    # the whole numeric core (bytes.strip() and slicing off a BOM both copy). Arrow skips the
+    # header row, BOM included; only the error path strips the BOM, for the stdlib reader.
+    if _BLANK.fullmatch(data):
+        raise DataError(source, "the file is empty; it needs a header line and data rows", line=1)
+    header = _read_header(data, source)
+    vector_columns = _vector_columns(header, cols, vectors, source)
+    has_index = _index_columns_present(header, cols, source)
+
+    arrow = _parse_with_arrow(data, header, cols, vector_columns, has_index, source)
+    n_rows = arrow.num_rows
+    if n_rows == 0:
+        raise DataError(source, "the file has a header but no data rows", line=2)
+
+    def problem() -> DataError:
+        return diagnose(without_bom(data), header, cols, vector_columns, has_index, source)
+
+    # On a large file the text columns are hashed on worker threads (Arrow releases the GIL)
+    # while this thread copies the numbers: after parsing, encoding is the largest cost left.
+    # A small file is done faster than threads start.
+    # Candidates and roles first: they rarely come in runs, so they take longest (see _encode).
+    text_names = list(dict.fromkeys([cols.candidate, cols.role, cols.document, cols.target]))
+    with ThreadPoolExecutor(max_workers=min(len(text_names), os.cpu_count() or 1)) as pool:
+        submit = pool.submit if n_rows >= PARALLEL_ROWS else run_now
+        pending = {name: submit(encode, arrow.column(name)) for name in text_names}
+        scores = np.empty(n_rows, dtype=np.float64)
+        vector_values = np.empty((n_rows, len(vector_columns)), dtype=np.float64)
+        numbers_ok = _copy_floats(arrow.column(cols.score), scores)
+        for j, name in enumerate(vector_columns):
+            numbers_ok = _copy_floats(arrow.column(name), vector_values[:, j]) and numbers_ok
+        numbers_ok = numbers_ok and _all_finite(scores) and _all_finite(vector_values)
+        encoded = {name: future.result() for name, future in pending.items()}
+    if not numbers_ok:
+        raise problem()
+    if any("" in values for values, _ in encoded.values()):
+        raise problem()
+
+    target_index = candidate_index = None
+    if has_index:
+        target_index = _int_column(arrow, cols.target_index)
+        candidate_index = _int_column(arrow, cols.candidate_index)
+        if target_index is None or candidate_index is None:
+            raise problem()
+
+    return CandidateTable(
+        source=source,
+        columns=cols,
+        vector_columns=vector_columns,
+        documents=encoded[cols.document][0],
+        document_codes=encoded[cols.document][1],
+        targets=encoded[cols.target][0],
+        target_codes=encoded[cols.target][1],
+        candidates=encoded[cols.candidate][0],
+        candidate_codes=encoded[cols.candidate][1],
+        roles=encoded[cols.role][0],
+        role_codes=encoded[cols.role][1],
+        scores=scores,
+        vectors=vector_values,
+        target_index=target_index,
+        candidate_index=candidate_index,
+        row_numbers=np.arange(n_rows, dtype=np.int64),
+        data=data,
+    )
+
+
+def _read_header(data: bytes, source: str) -> list[str]:
+    first = _first_record_text(data, source)
+    try:
+        header = next(csv.reader(io.StringIO(first)))
+    except (csv.Error, StopIteration):
+        raise DataError(source, "the header line is not valid CSV", line=1) from None
+    names = [h.strip() for h in header]
+    seen: set[str] = set()
+    for position, name in enumerate(names, start=1):
+        if not name:
+            raise DataError(
+                source, f"header field {position} is empty; give every column a name", line=1
+            )
+        if name in seen:
+            raise DataError(
+                source, f"column '{name}' appears twice in the header; rename one", line=1
+            )
+        seen.add(name)
+    return names
+
+
+def _first_record_text(data: bytes, source: str) -> str:
+    """The header's text (after a BOM); headers rarely hold quoted newlines, but allow them.
+
+    Lines may end in LF, CRLF or a lone CR (old Mac files), as Arrow's reader allows all three.
+    """
+    start = len(BOM) if data.startswith(BOM) else 0
+    end = _line_end(data, start)
+    while data.count(b'"', start, end) % 2 == 1 and end < len(data):
+        end = _line_end(data, end)
+    chunk = data[start:end]
+    try:
+        return chunk.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(
+            source,
+            f"byte {exc.start + 1} of the header is not UTF-8; save the file as UTF-8",
+            line=1,
+        ) from None
+
+
+def _line_end(data: bytes, start: int) -> int:
+    """Offset just past the line ending that follows ``start`` (or the end of the data)."""
+    lf = data.find(b"\n", start)
+    cr = data.find(b"\r", start, len(data) if lf < 0 else lf)
+    if cr >= 0 and (lf < 0 or cr < lf):
+        return cr + 2 if data[cr + 1 : cr + 2] == b"\n" else cr + 1
+    return len(data) if lf < 0 else lf + 1
+
+
+def _vector_columns(
+    header: list[str], cols: ColumnMap, vectors: Sequence[str] | None, source: str
+) -> tuple[str, ...]:
+    required = [*cols.text_columns, cols.score]
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise DataError(
+            source,
+            f"missing column(s) {', '.join(repr(m) for m in missing)}; the header has "
+            f"{', '.join(header)} (map other names with the 'columns' option)",
+            line=1,
+        )
+    if vectors is not None:
+        chosen = tuple(vectors)
+        unknown = [v for v in chosen if v not in header]
+        if unknown:
+            raise DataError(
+                source,
+                f"vector column(s) {', '.join(repr(u) for u in unknown)} not in the header"
+                f"{_suggest(unknown[0], header)}; the header has {', '.join(header)}",
+                line=1,
+                key="vectors",
+            )
+        if not chosen:
+            raise DataError(
+                source, "the list of vector columns is empty; name at least one", key="vectors"
+            )
+        textual = [v for v in chosen if v in cols.text_columns]
+        if textual:
+            raise DataError(
+                source,
+                f"vector column(s) {', '.join(repr(t) for t in textual)} hold the document, "
+                "target, candidate or role text; list numeric columns only",
+                line=1,
+                key="vectors",
+            )
+        return chosen
+    reserved = {*required, *cols.index_columns}
+    chosen = tuple(h for h in header if h not in reserved)
+    if not chosen:
+        raise DataError(
+            source,
+            "no vector columns: every column besides "
+            f"{', '.join(required)} is a vector dimension, and there is none",
+            line=1,
+        )
+    return chosen
+
+
+def _index_columns_present(header: list[str], cols: ColumnMap, source: str) -> bool:
+    present = [c in header for c in cols.index_columns]
+    if any(present) and not all(present):
+        have, lack = (
+            (cols.target_index, cols.candidate_index)
+            if present[0]
+            else (cols.candidate_index, cols.target_index)
+        )
+        raise DataError(
+            source,
+            f"column '{have}' needs its partner column '{lack}'; add it or drop both",
+            line=1,
+        )
+    return all(present)
+
+
+def _parse_with_arrow(
+    data: bytes,
+    header: list[str],
+    cols: ColumnMap,
+    vector_columns: tuple[str, ...],
+    has_index: bool,
+    source: str,
+) -> Any:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    types: dict[str, Any] = {name: pa.string() for name in cols.text_columns}
+    types[cols.score] = pa.float64()
+    for name in vector_columns:
+        types[name] = pa.float64()
+    if has_index:
+        types[cols.target_index] = pa.int64()
+        types[cols.candidate_index] = pa.int64()
+    wanted = list(dict.fromkeys([*cols.text_columns, cols.score, *vector_columns]))
+    if has_index:
+        wanted += list(cols.index_columns)
+    read = pacsv.ReadOptions(column_names=header, skip_rows=1, use_threads=True)
+    parse = pacsv.ParseOptions(newlines_in_values=b'"' in data)
+    convert = pacsv.ConvertOptions(
+        column_types=types,
+        include_columns=wanted,
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    try:
+        return pacsv.read_csv(
+            pa.py_buffer(data), read_options=read, parse_options=parse, convert_options=convert
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        raise diagnose(without_bom(data), header, cols, vector_columns, has_index, source) from None
+
+
+def _copy_floats(column: Any, out: FloatArray) -> bool:
+    """Copy a float column chunk by chunk into ``out``; False if a value is missing.
+
+    Writing each chunk straight into its slice of the destination (which may be a strided column
+    of the vector matrix) avoids concatenating the chunks first and copying a second time.
+    """
+    if column.null_count:
+        return False
+    start = 0
+    for chunk in column.chunks:
+        stop = start + len(chunk)
+        out[start:stop] = chunk.to_numpy(zero_copy_only=False)
+        start = stop
+    return True
+
+
+def _all_finite(values: FloatArray) -> bool:
+    # The sum is finite exactly when no value is inf or nan, unless finite values overflow it;
+    # only then is the exact element-wise test (a full boolean array) needed.
+    with np.errstate(all="ignore"):
+        total = values.sum()
+    return bool(np.isfinite(total) or np.isfinite(values).all())
+
+
+def _int_column(arrow: Any, name: str) -> IntArray | None:
+    column = arrow.column(name)
+    if column.null_count:
+        return None
+    return np.ascontiguousarray(column.to_numpy(), dtype=np.int64)
+
+
+def _suggest(text: str, options: Sequence[str]) -> str:
+    match = closest(text, options)
+    return f" (did you mean {match!r}?)" if match else ""
