@@ -24,7 +24,7 @@ from mkdocs_selfattn.errors import (
 )
 from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.languages import localize_view
-from mkdocs_selfattn.markdown_scan import find_blocks
+from mkdocs_selfattn.markdown_scan import RawBlock, find_blocks
 from mkdocs_selfattn.page_memo import file_digest
 from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered, Resolver
 from mkdocs_selfattn.scheduler import PendingHtml
@@ -96,21 +96,7 @@ def expand_page(
             parsed.append(parse_block(raw))
         except BlockError as exc:
             parsed.append(exc)
-    defined_at: dict[str, int] = {}
-    for spec in parsed:
-        if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
-            defined_at.setdefault(spec.example.id, spec.line)
-        elif isinstance(spec, BlockSpec) and spec.use is not None and spec.source is not None:
-            defined_at.setdefault(spec.use, spec.line)
-
-    for raw, spec in zip(blocks, parsed, strict=True):
-        if isinstance(spec, BlockError):
-            recovered = recover_id(raw.body)
-            if recovered is not None:
-                defined_at.setdefault(recovered, raw.start)
-            elif not _USE_LINE.search(raw.body):
-                out.unread.append(raw.start)
-
+    defined_at = _defined_at(blocks, parsed, out)
     rendered: list[list[Piece]] = []
     failed_problem: dict[str, int] = {}
     skipped: dict[str, int] = {}
@@ -148,21 +134,47 @@ def expand_page(
             summary = f"{count} more {uses} of example '{example_id}' on this page skipped"
             out.problems[index] = replace(out.problems[index], summary=summary)
     for raw, pieces in reversed(list(zip(blocks, rendered, strict=True))):
-        body: list[str] = []
-        for kind, content in pieces:
-            if isinstance(content, PendingHtml):
-                content.line = raw.start
-            chunk = str(content) if kind == "md" else store(content, kind == "late")
-            body += ["", *chunk.split("\n")]
-        body.append("")
-        # One empty line between pieces and around them, never two: two end a footnote.
-        if raw.start >= 2 and _is_blank(lines[raw.start - 2]):
-            body = body[1:]
-        if raw.end < len(lines) and _is_blank(lines[raw.end]):
-            body = body[:-1]
-        lines[raw.start - 1 : raw.end] = [raw.indent + line if line else raw.blank for line in body]
+        _splice(lines, raw, pieces, store)
     out.markdown = "\n".join(lines)
     return out
+
+
+def _defined_at(
+    blocks: list[RawBlock], parsed: list[BlockSpec | BlockError], out: ExpandedPage
+) -> dict[str, int]:
+    """The line defining each id on the page, also of blocks whose YAML failed (their ids read
+    from the raw text); the lines of blocks whose id could not be read go to ``out.unread``."""
+    defined_at: dict[str, int] = {}
+    for spec in parsed:
+        if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
+            defined_at.setdefault(spec.example.id, spec.line)
+        elif isinstance(spec, BlockSpec) and spec.use is not None and spec.source is not None:
+            defined_at.setdefault(spec.use, spec.line)
+    for raw, spec in zip(blocks, parsed, strict=True):
+        if isinstance(spec, BlockError):
+            recovered = recover_id(raw.body)
+            if recovered is not None:
+                defined_at.setdefault(recovered, raw.start)
+            elif not _USE_LINE.search(raw.body):
+                out.unread.append(raw.start)
+    return defined_at
+
+
+def _splice(lines: list[str], raw: RawBlock, pieces: list[Piece], store: Store) -> None:
+    """Put a block's pieces where its fence was, HTML behind placeholders."""
+    body: list[str] = []
+    for kind, content in pieces:
+        if isinstance(content, PendingHtml):
+            content.line = raw.start
+        chunk = str(content) if kind == "md" else store(content, kind == "late")
+        body += ["", *chunk.split("\n")]
+    body.append("")
+    # One empty line between pieces and around them, never two: two end a footnote.
+    if raw.start >= 2 and _is_blank(lines[raw.start - 2]):
+        body = body[1:]
+    if raw.end < len(lines) and _is_blank(lines[raw.end]):
+        body = body[:-1]
+    lines[raw.start - 1 : raw.end] = [raw.indent + line if line else raw.blank for line in body]
 
 
 def _is_blank(line: str) -> bool:
