@@ -137,11 +137,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                 mermaid_fence=self._mermaid_fence,
                 mermaid=self._mermaid,
             )
-            scheduler = None
-            if self._pool is not None:
-                # One chart drawing in each worker and one more waiting: a worker never idles,
-                # and every other chart stays here, where the build process can take it back.
-                scheduler = Scheduler(self._pool.submit, in_flight=self._pool.workers + 1)
+            scheduler = None if self._pool is None else Scheduler.for_pool(self._pool)
             self._pipeline = Pipeline(settings, self._cache, scheduler)
         return self._pipeline
 

@@ -12,7 +12,10 @@ import contextlib
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.workers import WorkerPool
 
 Drawn = tuple[str, list[str]]
 """A chart's SVG and the characters its fonts could not draw."""
@@ -124,6 +127,12 @@ class Scheduler:
         self._in_flight: list[ChartJob] = []
         self._flight = max(1, in_flight)
         self._helping = False
+
+    @classmethod
+    def for_pool(cls, pool: WorkerPool) -> Scheduler:
+        # One chart drawing in each worker and one more waiting: a worker never idles, and
+        # every other chart stays here, where the build process can take it back.
+        return cls(pool.submit, in_flight=pool.workers + 1)
 
     # -- sent ahead by the look-ahead -------------------------------------------------------------
 
