@@ -20,6 +20,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from mkdocs_selfattn import try_assets
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.dirty import expire_stale_pages
 from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
@@ -154,6 +155,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         files.append(File.generated(config, CSS_URI, abs_src_path=str(VENDOR / "selfattn.css")))
         memos = self._memos
         assert memos is not None
+        for file in try_assets.asset_files(config):  # the try view (issue 15)
+            files.append(file)
         if self._dirty:
             expired = expire_stale_pages(
                 files.documentation_pages(), lambda file: memos.page_holds(file, config)
@@ -238,7 +241,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             if page.content:
                 page.content = fill_holders(page.content, resolved)
         self._memos.write(page.file.src_uri, resolved)
-        return output
+        return try_assets.finish_page(output, page.url)  # the try view (issue 15)
 
     # -- the error policy: every problem is logged (failing --strict) or, with on_error: fail,
     # stops the build; a problem of a file or the site is logged once a build.
@@ -274,6 +277,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         return error_html(message)
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        pieces = (piece for slots in self._pages.values() for piece in slots.late.values())
+        for file in try_assets.result_files(config, pieces):  # the try view (issue 15)
+            files.append(file)
         self.site.publish(files, config, self.published)
         return env
 

@@ -12,7 +12,7 @@ from typing import Any
 from mkdocs_selfattn.block_yaml import kind, preview
 from mkdocs_selfattn.errors import BlockError, closest
 
-VIEWS = ("output", "table", "compare", "csv", "mermaid", "chart", "code")
+VIEWS = ("output", "table", "compare", "csv", "mermaid", "chart", "code", "try")
 TEXT_KEYS = (
     "document",
     "candidates",
@@ -29,6 +29,9 @@ TEXT_KEYS = (
     "chart_title",
     "axis_weight",
     "axis_candidate",
+    "temperature",  # the try view's own words
+    "reset",
+    "download",
 )
 COLUMN_ROLES = (
     "document",

@@ -152,6 +152,31 @@ def code_view(
     return ("md", fence("python", example.script_text, f'title="{title}"'))
 
 
+def try_view(
+    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+) -> Piece:
+    """The in-page experiment (issue 15; render/try_view.py)."""
+    from mkdocs_selfattn.render import try_view as render_try
+
+    number_format = _number_format(pipeline, view)
+    render_try.check_format(number_format, line)
+    data = render_try.try_data(
+        example.result,
+        example.labels,
+        example.csv_bytes,
+        source=example.csv.display,
+        columns=example.spec.columns,
+        vectors=example.spec.vectors,
+        groups=example.spec.groups,
+        number_format=number_format,
+        text=view.text,
+        language=view.language,
+        csv_href=example.csv.link,
+        csv_name=example.csv.path.name,
+    )
+    return ("late", render_try.render_try(data, example.result, example.spec.id))
+
+
 VIEWS: dict[str, View] = {
     "output": output_view,
     "table": table_view,
@@ -160,6 +185,7 @@ VIEWS: dict[str, View] = {
     "mermaid": mermaid_view,
     "chart": chart_view,
     "code": code_view,
+    "try": try_view,
 }
 """Every view a block may ``show``, by name (the command line offers the same names)."""
 

@@ -194,6 +194,7 @@ VIEW_MARKS = {
     "csv": "memo_cap_missing",
     "mermaid": "```mermaid\n",
     "chart": "<svg",
+    "try": '<div class="selfattn-try"',
 }
 
 

@@ -1,0 +1,551 @@
+/* mkdocs-selfattn: the in-page "try" view. Plain JavaScript, no dependencies, no network.
+ *
+ * Recomputes an example in float64 with the Python core's order of operations: subtract the
+ * row maximum, divide by the temperature (only when it is not 1), exp, sum left to right,
+ * divide; weighted sums left to right from 0. Numbers are formatted as Python prints them:
+ * repr(round(x, 3)), or format(x, ".Nf") / format(x, ".N%").
+ */
+(function () {
+  "use strict";
+  if (window.selfattnTry) {
+    window.selfattnTry.scan();
+    return;
+  }
+  var SVG = "http://www.w3.org/2000/svg";
+  var counter = 0;
+
+  /* -- number formatting, as Python does it --------------------------------------------- */
+
+  // Decimal digits of ax >= 0 rounded half-even to nd places (toFixed rounds ties up).
+  function fixedHalfEven(ax, nd) {
+    // toFixed writes 1e21 and above in exponent form; such doubles are whole numbers.
+    if (ax >= 1e21) return BigInt(ax).toString() + (nd ? "." + "0".repeat(nd) : "");
+    var up = ax.toFixed(nd);
+    var full = ax.toFixed(100); // exact for every double that can tie at nd <= 20 places
+    var dot = full.indexOf(".");
+    var rest = full.slice(dot + 1 + nd);
+    if (!/^50*$/.test(rest)) return up;
+    var trunc = nd ? full.slice(0, dot + 1 + nd) : full.slice(0, dot);
+    var last = trunc.charCodeAt(trunc.length - 1) - 48;
+    return last % 2 === 0 ? trunc : up;
+  }
+
+  function pyRound(x, nd) {
+    if (!isFinite(x) || Math.abs(x) >= 9007199254740992) return x;
+    var s = fixedHalfEven(Math.abs(x), nd);
+    return Number((x < 0 || Object.is(x, -0) ? "-" : "") + s);
+  }
+
+  function pyRepr(v) {
+    if (v !== v) return "nan";
+    if (v === Infinity) return "inf";
+    if (v === -Infinity) return "-inf";
+    if (v === 0) return Object.is(v, -0) ? "-0.0" : "0.0";
+    var sign = v < 0 ? "-" : "";
+    var parts = Math.abs(v).toExponential().split("e");
+    var digits = parts[0].replace(".", "");
+    var exp = Number(parts[1]);
+    if (exp >= -4 && exp < 16) {
+      if (exp < 0) return sign + "0." + "0".repeat(-exp - 1) + digits;
+      var whole = digits.slice(0, exp + 1);
+      while (whole.length < exp + 1) whole += "0";
+      return sign + whole + "." + (digits.slice(exp + 1) || "0");
+    }
+    var mant = digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "");
+    var e = String(Math.abs(exp));
+    return sign + mant + "e" + (exp < 0 ? "-" : "+") + (e.length < 2 ? "0" + e : e);
+  }
+
+  function pyFixed(x, nd) {
+    if (!isFinite(x)) return pyRepr(x);
+    var neg = x < 0 || Object.is(x, -0);
+    return (neg ? "-" : "") + fixedHalfEven(Math.abs(x), nd);
+  }
+
+  function formatRound(x) {
+    return pyRepr(pyRound(x, 3));
+  }
+
+  function formatValue(x, spec) {
+    if (!spec) return formatRound(x);
+    var m = /^\.(\d{1,2})([f%])$/.exec(spec);
+    if (!m) return formatRound(x);
+    if (m[2] === "%") return pyFixed(x * 100, Number(m[1])) + "%";
+    return pyFixed(x, Number(m[1]));
+  }
+
+  /* -- the engine ------------------------------------------------------------------------ */
+
+  function softmax(values, temperature) {
+    var n = values.length;
+    var max = -Infinity;
+    for (var i = 0; i < n; i++) if (values[i] > max) max = values[i];
+    var exps = new Array(n);
+    for (i = 0; i < n; i++) {
+      var d = values[i] - max;
+      if (temperature !== 1) d /= temperature;
+      exps[i] = Math.exp(d);
+    }
+    var total = 0;
+    for (i = 0; i < n; i++) total += exps[i];
+    for (i = 0; i < n; i++) exps[i] /= total;
+    return exps;
+  }
+
+  // Each row's vector in the output space: the columns themselves, or named axes (sums).
+  function project(data, group) {
+    return group.rows.map(function (row) {
+      if (!data.axes) return row.vector;
+      return data.axes.map(function (axis) {
+        var s = 0;
+        for (var k = 0; k < axis.columns.length; k++) s += row.vector[axis.columns[k]];
+        return s;
+      });
+    });
+  }
+
+  function topRows(weights, k) {
+    var idx = weights.map(function (_, i) { return i; });
+    idx.sort(function (a, b) { return weights[b] - weights[a] || a - b; });
+    return idx.slice(0, k);
+  }
+
+  function computeHead(data, group, projected, head, values, temperature) {
+    var w = head.mode === "softmax" ? softmax(values, temperature) : values.slice();
+    var dims = group.baseline.length;
+    var context = new Array(dims);
+    for (var a = 0; a < dims; a++) {
+      var acc = 0;
+      for (var i = 0; i < w.length; i++) acc += w[i] * projected[i][a];
+      context[a] = acc + 0;
+    }
+    var named = data.named.map(function (item) {
+      var s = 0;
+      for (var i = 0; i < w.length; i++) {
+        if (item.members.indexOf(group.rows[i].token) >= 0) s += w[i];
+      }
+      return s;
+    });
+    return {
+      weights: w,
+      context: context,
+      shift: context.map(function (v, a) { return v - group.baseline[a]; }),
+      top: topRows(w, data.top || 1),
+      named: named,
+    };
+  }
+
+  // Every head of a group, then each head's difference from the reference head and the
+  // Euclidean distance between every two other heads' contexts.
+  function computeGroup(data, group, projected, values, temperature, initial) {
+    var heads = group.heads.map(function (head, h) {
+      return initial ? head.initial : computeHead(data, group, projected, head, values[h], temperature);
+    });
+    var ref = group.reference;
+    var differences = [];
+    var separations = [];
+    if (ref !== null && ref !== undefined) {
+      var others = [];
+      heads.forEach(function (r, h) {
+        if (h === ref) return;
+        others.push(h);
+        differences.push({ head: h, values: r.context.map(function (v, a) { return v - heads[ref].context[a]; }) });
+      });
+      for (var x = 0; x < others.length; x++) {
+        for (var y = x + 1; y < others.length; y++) {
+          var s = 0;
+          var ca = heads[others[x]].context;
+          var cb = heads[others[y]].context;
+          for (var a = 0; a < ca.length; a++) s += (ca[a] - cb[a]) * (ca[a] - cb[a]);
+          separations.push({ a: others[x], b: others[y], value: Math.sqrt(s) });
+        }
+      }
+    }
+    return { heads: heads, differences: differences, separations: separations };
+  }
+
+  /* -- the page -------------------------------------------------------------------------- */
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    for (var key in attrs || {}) node.setAttribute(key, attrs[key]);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function init(root) {
+    var source = root.getAttribute("data-selfattn-data");
+    if (!source || root.getAttribute("data-selfattn-ready")) return;
+    root.setAttribute("data-selfattn-ready", "1");
+    var data = JSON.parse(source);
+    var W = data.words; // the page language's, chosen at build time
+    var id = "selfattn-try-" + ++counter + "-";
+    var ui = el("div", { class: "selfattn-try-ui" });
+    var state = {
+      temperature: data.temperature,
+      values: data.groups.map(function (g) { return g.heads.map(function (h) { return h.values.slice(); }); }),
+    };
+    var projected = data.groups.map(function (g) { return project(data, g); });
+    var views = [];
+
+    var bar = el("div", { class: "selfattn-try-bar" });
+    var tId = id + "t";
+    bar.appendChild(el("label", { for: tId }, W.temperature));
+    var tInput = el("input", { type: "number", id: tId, step: "any", min: "0", inputmode: "decimal", "aria-describedby": tId + "-hint" });
+    tInput.value = String(data.temperature);
+    bar.appendChild(tInput);
+    bar.appendChild(el("small", { id: tId + "-hint", class: "selfattn-try-hint" }, W.temperature_hint));
+    var reset = el("button", { type: "button", class: "selfattn-try-reset" }, W.reset);
+    var download = el("button", { type: "button", class: "selfattn-try-download" }, W.download);
+    bar.appendChild(reset);
+    bar.appendChild(download);
+    ui.appendChild(bar);
+
+    data.groups.forEach(function (group, g) {
+      views.push(buildGroup(data, W, group, g, id + "g" + g + "-", state, update));
+      ui.appendChild(views[g].section);
+    });
+
+    var link = root.querySelector("a.selfattn-try-json");
+    var links = root.querySelector(".selfattn-try-links");
+    if (link && links) {
+      if (link.getAttribute("href")) links.insertBefore(document.createTextNode(W.data + " "), link);
+      else links.hidden = true;
+      ui.appendChild(links);
+    }
+    root.appendChild(ui);
+
+    function update(groups, initial) {
+      groups.forEach(function (g) {
+        var out = computeGroup(data, data.groups[g], projected[g], state.values[g], state.temperature, initial);
+        views[g].show(out);
+      });
+    }
+    var all = data.groups.map(function (_, g) { return g; });
+    update(all, true);
+
+    tInput.addEventListener("input", function () {
+      var t = tInput.value.trim() === "" ? NaN : Number(tInput.value);
+      var ok = isFinite(t) && t > 0;
+      tInput.setAttribute("aria-invalid", ok ? "false" : "true");
+      tInput.title = ok ? "" : W.invalid_temperature;
+      if (!ok) return;
+      state.temperature = t;
+      update(all, false);
+    });
+    reset.addEventListener("click", function () {
+      state.temperature = data.temperature;
+      tInput.value = String(data.temperature);
+      tInput.setAttribute("aria-invalid", "false");
+      data.groups.forEach(function (group, g) {
+        group.heads.forEach(function (head, h) {
+          state.values[g][h] = head.values.slice();
+        });
+        views[g].reset();
+      });
+      update(all, true);
+    });
+    download.addEventListener("click", function () {
+      editedCsv(data, state).then(function (text) {
+        var blob = new Blob([text], { type: "text/csv;charset=utf-8" });
+        var a = el("a", { href: URL.createObjectURL(blob), download: "edited-" + data.csv.name });
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(function () { URL.revokeObjectURL(a.href); }, 60000);
+      });
+    });
+  }
+
+  function buildGroup(data, W, group, g, id, state, update) {
+    var section = el("section", { class: "selfattn-try-group", "aria-labelledby": id + "cap" });
+    var cap = el("p", { class: "selfattn-try-caption", id: id + "cap" });
+    cap.appendChild(el("strong", {}, W.target + " " + group.label));
+    var summary = el("span", { class: "selfattn-try-summary", "aria-live": "polite", "data-q": "summary", "data-g": g });
+    cap.appendChild(summary);
+    section.appendChild(cap);
+
+    var box = el("div", { class: "selfattn-try-scroll" });
+    var table = el("table", { class: "selfattn-try-table" });
+    var head = el("tr");
+    // Weights come before the inputs and the role, so a phone shows them without scrolling.
+    head.appendChild(el("th", { scope: "col" }, W.candidate));
+    group.heads.forEach(function (h) {
+      var suffix = h.name ? " (" + h.name + ")" : "";
+      if (h.mode === "softmax") head.appendChild(el("th", { scope: "col" }, W.weight + suffix));
+      head.appendChild(el("th", { scope: "col" }, (h.mode === "softmax" ? W.score : W.weight) + suffix));
+    });
+    head.appendChild(el("th", { scope: "col" }, W.role));
+    table.appendChild(el("thead")).appendChild(head);
+    var body = el("tbody");
+    var inputs = [];
+    var weightCells = [];
+    var rows = [];
+    group.rows.forEach(function (row, i) {
+      var tr = el("tr");
+      var th = el("th", { scope: "row" }, row.label);
+      if (row.label !== row.raw) th.appendChild(el("small", {}, " (" + row.raw + ")"));
+      tr.appendChild(th);
+      group.heads.forEach(function (h, hi) {
+        var td = el("td", { class: "selfattn-try-input" });
+        var nid = id + "h" + hi + "r" + i;
+        var what = (h.mode === "softmax" ? W.score : W.weight) + (h.name ? " (" + h.name + ")" : "");
+        td.appendChild(el("label", { for: nid, class: "selfattn-try-sr" }, what + ": " + row.label + " → " + group.label));
+        var num = el("input", { type: "number", id: nid, step: "any", inputmode: "decimal", "data-q": "input", "data-g": g, "data-h": hi, "data-i": i });
+        num.value = String(h.values[i]);
+        var range = rangeFor(h, i);
+        range.setAttribute("aria-label", what + ": " + row.label + " → " + group.label + " (" + W.slider + ")");
+        range.setAttribute("data-q", "slider");
+        range.setAttribute("data-g", g);
+        range.setAttribute("data-h", hi);
+        range.setAttribute("data-i", i);
+        td.appendChild(num);
+        td.appendChild(range);
+        inputs.push({ num: num, range: range, h: hi, i: i });
+        num.addEventListener("input", function () {
+          var v = num.value.trim() === "" ? NaN : Number(num.value);
+          var ok = isFinite(v);
+          num.setAttribute("aria-invalid", ok ? "false" : "true");
+          num.title = ok ? "" : W.invalid;
+          if (!ok) return;
+          range.value = String(v);
+          edit(hi, i, v);
+        });
+        range.addEventListener("input", function () {
+          num.value = range.value;
+          num.setAttribute("aria-invalid", "false");
+          edit(hi, i, Number(range.value));
+        });
+        if (h.mode === "softmax") {
+          var wc = el("td", { class: "selfattn-try-num", "data-q": "weight", "data-g": g, "data-h": hi, "data-i": i });
+          weightCells.push(wc);
+          tr.appendChild(wc);
+        }
+        tr.appendChild(td);
+      });
+      tr.appendChild(el("td", {}, row.role));
+      rows.push(tr);
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    box.appendChild(table);
+    section.appendChild(box);
+
+    var chart = barChart(W, group);
+    section.appendChild(chart.svg);
+
+    var vbox = el("div", { class: "selfattn-try-scroll" });
+    var vtable = el("table", { class: "selfattn-try-table selfattn-try-vectors" });
+    var vhead = el("tr");
+    vhead.appendChild(el("td"));
+    var axisNames = data.axes ? data.axes.map(function (a) { return a.name; }) : data.columns;
+    axisNames.forEach(function (n) { vhead.appendChild(el("th", { scope: "col" }, n)); });
+    vtable.appendChild(el("thead")).appendChild(vhead);
+    var vbody = el("tbody");
+    var vecCells = {};
+    function vecRow(key, label, h) {
+      var tr = el("tr");
+      tr.appendChild(el("th", { scope: "row" }, label));
+      vecCells[key + h] = axisNames.map(function (_, a) {
+        var td = el("td", { class: "selfattn-try-num", "data-q": key, "data-g": g, "data-h": h, "data-a": a });
+        tr.appendChild(td);
+        return td;
+      });
+      vbody.appendChild(tr);
+    }
+    group.heads.forEach(function (h, hi) {
+      vecRow("context", W.representation + (h.name ? " (" + h.name + ")" : ""), hi);
+      if (hi === 0) vecRow("baseline", W.baseline, 0);
+      vecRow("shift", W.shift + (h.name ? " (" + h.name + ")" : ""), hi);
+    });
+    if (group.reference !== null && group.reference !== undefined) {
+      group.heads.forEach(function (h, hi) {
+        if (hi !== group.reference) vecRow("difference", h.name + " − " + group.heads[group.reference].name, hi);
+      });
+    }
+    vtable.appendChild(vbody);
+    vbox.appendChild(vtable);
+    section.appendChild(vbox);
+    group.baseline.forEach(function (v, a) { vecCells.baseline0[a].textContent = formatRound(v); });
+    var sepLine = el("p", { class: "selfattn-try-separation", "aria-live": "polite" });
+    if (group.reference !== null && group.reference !== undefined) section.appendChild(sepLine);
+
+    function edit(h, i, v) {
+      state.values[g][h][i] = v;
+      var changed = !Object.is(v, group.heads[h].values[i]);
+      rows[i].classList.toggle("selfattn-try-edited", changed || state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); }));
+      update([g], false);
+    }
+
+    function show(out) {
+      var main = out.heads[0];
+      var k = 0;
+      group.heads.forEach(function (h, hi) {
+        if (h.mode !== "softmax") return;
+        out.heads[hi].weights.forEach(function (w, i) {
+          var cell = weightCells[k++];
+          cell.textContent = formatValue(w, data.format);
+          cell.setAttribute("data-v", String(w));
+          cell.classList.toggle("selfattn-try-top", out.heads[hi].top[0] === i);
+        });
+      });
+      chart.show(main.weights, main.top[0], data.format);
+      out.heads.forEach(function (r, hi) {
+        r.context.forEach(function (v, a) { setNum(vecCells["context" + hi][a], formatRound(v), v); });
+        r.shift.forEach(function (v, a) { setNum(vecCells["shift" + hi][a], formatRound(v), v); });
+      });
+      out.differences.forEach(function (d) {
+        d.values.forEach(function (v, a) { setNum(vecCells["difference" + d.head][a], formatRound(v), v); });
+      });
+      sepLine.textContent = out.separations.map(function (s) {
+        return W.separation + " " + group.heads[s.a].name + " ↔ " + group.heads[s.b].name + " = " + formatRound(s.value);
+      }).join(" · ");
+      var parts = [W.top + ": " + main.top.map(function (i) { return group.rows[i].label; }).join(", ")];
+      data.named.forEach(function (item, n) { parts.push(item.name + ": " + formatValue(main.named[n], data.format)); });
+      summary.textContent = " · " + parts.join(" · ");
+    }
+
+    function reset() {
+      inputs.forEach(function (it) {
+        var v = group.heads[it.h].values[it.i];
+        it.num.value = String(v);
+        it.range.value = String(v);
+        it.num.setAttribute("aria-invalid", "false");
+      });
+      rows.forEach(function (tr) { tr.classList.remove("selfattn-try-edited"); });
+    }
+
+    return { section: section, show: show, reset: reset };
+  }
+
+  function setNum(cell, text, v) {
+    cell.textContent = text;
+    cell.setAttribute("data-v", String(v));
+  }
+
+  function rangeFor(head, i) {
+    var lo, hi, step;
+    if (head.mode === "softmax") {
+      var min = Math.min.apply(null, head.values);
+      var max = Math.max.apply(null, head.values);
+      step = Math.pow(10, Math.round(Math.log10(Math.max(max - min, 1) / 50)));
+      lo = Math.floor((min - 2 * Math.max(1, step * 20)) / step) * step;
+      hi = Math.ceil((max + 2 * Math.max(1, step * 20)) / step) * step;
+    } else {
+      lo = 0; hi = 1; step = 0.01;
+    }
+    var range = el("input", { type: "range", min: pyRepr(pyRound(lo, 6)), max: pyRepr(pyRound(hi, 6)), step: String(step) });
+    range.value = String(head.values[i]);
+    return range;
+  }
+
+  // One bar per candidate, the largest weights first when there are more than MAX_BARS (the
+  // table lists them all); the rest are summed on one line, so the chart stays readable.
+  var MAX_BARS = 30;
+
+  function barChart(W, group) {
+    var rowH = 22, labelW = 120, width = 340, barW = width - labelW - 56;
+    var n = group.rows.length;
+    var shown = Math.min(n, MAX_BARS);
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "selfattn-try-chart");
+    svg.setAttribute("viewBox", "0 0 " + width + " " + ((shown + (n > shown ? 1 : 0)) * rowH + 4));
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", W.chart + " — " + group.label);
+    var labels = [], bars = [], values = [];
+    for (var k = 0; k < shown; k++) {
+      var y = k * rowH + 2;
+      var label = document.createElementNS(SVG, "text");
+      label.setAttribute("x", labelW - 6);
+      label.setAttribute("y", y + rowH / 2 + 4);
+      label.setAttribute("text-anchor", "end");
+      var rect = document.createElementNS(SVG, "rect");
+      rect.setAttribute("x", labelW);
+      rect.setAttribute("y", y + 3);
+      rect.setAttribute("height", rowH - 6);
+      rect.setAttribute("class", "selfattn-try-barfill");
+      var value = document.createElementNS(SVG, "text");
+      value.setAttribute("y", y + rowH / 2 + 4);
+      svg.appendChild(label);
+      svg.appendChild(rect);
+      svg.appendChild(value);
+      labels.push(label);
+      bars.push(rect);
+      values.push(value);
+    }
+    var rest = null;
+    if (n > shown) {
+      rest = document.createElementNS(SVG, "text");
+      rest.setAttribute("x", labelW);
+      rest.setAttribute("y", shown * rowH + rowH / 2 + 6);
+      svg.appendChild(rest);
+    }
+    function short(text) {
+      return text.length > 14 ? text.slice(0, 13) + "…" : text;
+    }
+    return {
+      svg: svg,
+      show: function (weights, top, spec) {
+        var order = n > shown ? topRows(weights, shown) : weights.map(function (_, i) { return i; });
+        order.forEach(function (i, k) {
+          var w = weights[i];
+          var len = Math.max(0, Math.min(1, w)) * barW;
+          labels[k].textContent = short(group.rows[i].label);
+          bars[k].setAttribute("width", len.toFixed(2));
+          bars[k].classList.toggle("selfattn-try-bartop", i === top);
+          values[k].setAttribute("x", (labelW + len + 4).toFixed(2));
+          values[k].textContent = formatValue(w, spec);
+        });
+        if (rest) {
+          var inChart = {};
+          order.forEach(function (i) { inChart[i] = true; });
+          var others = 0;
+          for (var i = 0; i < n; i++) if (!inChart[i]) others += weights[i];
+          rest.textContent = "+ " + (n - shown) + " · " + W.weight + " " + formatValue(others, spec);
+        }
+      },
+    };
+  }
+
+  function editedCsv(data, state) {
+    var edits = [];
+    data.groups.forEach(function (group, g) {
+      group.heads.forEach(function (head, h) {
+        head.values.forEach(function (orig, i) {
+          var v = state.values[g][h][i];
+          if (!Object.is(v, orig) && head.cells[i]) edits.push([head.cells[i][0], head.cells[i][1], String(v)]);
+        });
+      });
+    });
+    edits.sort(function (a, b) { return b[0] - a[0]; });
+    var text = data.csv.text !== null
+      ? Promise.resolve(data.csv.text)
+      : fetch(data.csv.href).then(function (r) { return r.text(); });
+    return text.then(function (t) {
+      if (t.charCodeAt(0) === 0xfeff) t = t.slice(1);
+      edits.forEach(function (e) { t = t.slice(0, e[0]) + e[2] + t.slice(e[1]); });
+      return (data.csv.bom ? "\ufeff" : "") + t;
+    });
+  }
+
+  function scan() {
+    var roots = document.querySelectorAll("[data-selfattn-try]");
+    for (var i = 0; i < roots.length; i++) init(roots[i]);
+  }
+
+  window.selfattnTry = {
+    scan: scan,
+    softmax: softmax,
+    project: project,
+    computeGroup: computeGroup,
+    formatRound: formatRound,
+    formatValue: formatValue,
+  };
+  // Material for MkDocs (navigation.instant) announces each swapped-in page on document$;
+  // init is idempotent per view, so a page announced twice is fine.
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(scan);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", scan);
+  else scan();
+})();

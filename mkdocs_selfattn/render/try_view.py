@@ -1,0 +1,309 @@
+"""The in-page ``try`` view: the example's inputs as data for the browser engine, plus its HTML.
+
+The browser script (assets/try/selfattn-try.js) recomputes in float64 with the core's order of
+operations. Its data is generic — groups of candidate rows read by one or more heads, each with
+scores through the softmax or given weights; values are vector columns, optionally projected on
+named axes — so a layout other than P5-13.2 only has to produce this dictionary.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from mkdocs_selfattn.errors import BlockError, DataError
+from mkdocs_selfattn.render.escape import html_text
+from mkdocs_selfattn.render.jsonout import render_json
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.try_csv import Span, field_spans, utf16_slice
+from mkdocs_selfattn.results import DocumentResult, TargetResult
+
+DATA_VERSION = 1
+EMBED_LIMIT = 1_000_000
+"""Characters of CSV text embedded for the download; a larger file is fetched from the site."""
+
+FORMAT_SPEC = re.compile(r"^\.(\d{1,2})([f%])$")
+"""The ``number_format`` specs the browser reproduces digit for digit (docs/plugin/blocks.md)."""
+
+WORDS: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "target": "target",
+        "candidate": "candidate",
+        "role": "role",
+        "score": "score",
+        "weight": "weight",
+        "top": "top",
+        "representation": "new representation",
+        "baseline": "baseline",
+        "shift": "shift",
+        "separation": "separation",
+        "temperature": "temperature",
+        "temperature_hint": "not part of the CSV: run the script or the CLI with --temperature",
+        "reset": "Reset to the CSV",
+        "download": "Download the edited CSV",
+        "data": "Full-precision results (JSON):",
+        "slider": "slider",
+        "chart": "attention weights",
+        "invalid": "enter a finite number",
+        "invalid_temperature": "enter a number greater than 0",
+        "nojs": "The interactive version of this example needs JavaScript; the other views show "
+        "the computed numbers.",
+    },
+    "zh": {
+        "target": "目标",
+        "candidate": "候选",
+        "role": "角色",
+        "score": "分数",
+        "weight": "权重",
+        "top": "最大",
+        "representation": "新的表示",
+        "baseline": "基线",
+        "shift": "变化",
+        "separation": "分离度",
+        "temperature": "温度",
+        "temperature_hint": "温度不在 CSV 里：运行脚本或命令行时加 --temperature",
+        "reset": "恢复 CSV 的数值",
+        "download": "下载修改后的 CSV",
+        "data": "全精度结果（JSON）：",
+        "slider": "滑块",
+        "chart": "注意力权重",
+        "invalid": "请输入一个有限的数",
+        "invalid_temperature": "请输入大于 0 的数",
+        "nojs": "这个示例的交互版需要 JavaScript；其他视图照常显示计算出的数值。",
+    },
+    "ko": {
+        "target": "대상",
+        "candidate": "후보",
+        "role": "역할",
+        "score": "점수",
+        "weight": "가중치",
+        "top": "최대",
+        "representation": "새 표현",
+        "baseline": "기준선",
+        "shift": "변화",
+        "separation": "분리도",
+        "temperature": "온도",
+        "temperature_hint": "온도는 CSV에 없습니다: 스크립트나 CLI를 --temperature 와 함께 "
+        "실행하세요",
+        "reset": "CSV 값으로 되돌리기",
+        "download": "수정한 CSV 내려받기",
+        "data": "전체 정밀도 결과(JSON):",
+        "slider": "슬라이더",
+        "chart": "어텐션 가중치",
+        "invalid": "유한한 수를 입력하세요",
+        "invalid_temperature": "0보다 큰 수를 입력하세요",
+        "nojs": "이 예제의 대화형 버전은 JavaScript가 필요합니다. 다른 보기에는 계산된 값이 "
+        "그대로 나옵니다.",
+    },
+}
+
+OVERRIDABLE: tuple[str, ...] = ("target", "candidate", "role", "score", "weight", "top")
+OVERRIDABLE += ("representation", "baseline", "shift", "temperature", "reset", "download")
+"""The block's ``text:`` keys the view honours (they replace the word in every language)."""
+
+
+def check_format(number_format: str | None, line: int) -> None:
+    """The browser formats live numbers itself, so it must know the spec's exact rules."""
+    if number_format is not None and not FORMAT_SPEC.match(number_format):
+        raise BlockError(
+            f"the 'try' view reproduces number_format '.Nf' or '.N%' (such as '.3f' or '.1%'), "
+            f"not {number_format!r}; set one of those in 'number_format:' for this block",
+            line=line,
+        )
+
+
+def view_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
+    """English, then the page language's words (the table view's for the words both views
+    show, so they agree), then the block's ``text:``."""
+    from mkdocs_selfattn.render.words import TABLE, primary, words
+
+    own = WORDS.get(primary(language), {})
+    overrides = {k: v for k, v in text.items() if k in OVERRIDABLE}
+    return {**WORDS["en"], **own, **words(TABLE, language), **overrides}
+
+
+def try_data(
+    result: DocumentResult,
+    labels: Labels,
+    csv_bytes: bytes,
+    *,
+    source: str,
+    columns: Mapping[str, str],
+    vectors: tuple[str, ...] | None,
+    groups: Mapping[str, tuple[str, ...]],
+    number_format: str | None,
+    text: Mapping[str, str],
+    language: str | None,
+    csv_href: str | None,
+    csv_name: str,
+) -> dict[str, Any]:
+    """The engine's input for a P5-13.2 example: one group per target, each read by one head."""
+    csv_text = csv_bytes.decode("utf-8-sig")
+    cells = _score_cells(result, csv_bytes, csv_text, source, columns, vectors)
+    return {
+        "version": DATA_VERSION,
+        "words": view_words(language, text),
+        "format": number_format,
+        "temperature": result.temperature,
+        "columns": list(result.vector_columns),
+        "axes": None,
+        "top": 1,
+        "named": [
+            {"name": labels(name), "members": list(members)} for name, members in groups.items()
+        ],
+        "groups": [
+            _group(target, labels, result.baseline, spans)
+            for target, spans in zip(result.targets, cells, strict=True)
+        ],
+        "csv": {
+            "name": csv_name,
+            "href": csv_href,
+            "text": csv_text if len(csv_text) <= EMBED_LIMIT else None,
+            "bom": csv_bytes.startswith(b"\xef\xbb\xbf"),
+        },
+    }
+
+
+def _group(
+    target: TargetResult, labels: Labels, baseline: tuple[float, ...], spans: list[Span]
+) -> dict[str, Any]:
+    candidates = target.candidates
+    top = next(
+        i for i, c in enumerate(candidates) if (c.token, c.index) == (target.top, target.top_index)
+    )
+    return {
+        "label": labels(target.target, target.target_index),
+        "raw": labels.raw(target.target, target.target_index),
+        "rows": [
+            {
+                "label": labels(c.token, c.index),
+                "raw": labels.raw(c.token, c.index),
+                "token": c.token,
+                "role": c.role,
+                "vector": list(c.vector),
+            }
+            for c in candidates
+        ],
+        "baseline": list(baseline),
+        "reference": None,
+        "heads": [
+            {
+                "name": "",
+                "mode": "softmax",
+                "values": [c.score for c in candidates],
+                "cells": [list(span) for span in spans],
+                "initial": {
+                    "weights": [c.weight for c in candidates],
+                    "context": list(target.representation),
+                    "shift": list(target.shift),
+                    "top": [top],
+                    "named": [weight for _, weight in target.groups],
+                },
+            }
+        ],
+    }
+
+
+def _score_cells(
+    result: DocumentResult,
+    csv_bytes: bytes,
+    csv_text: str,
+    source: str,
+    columns: Mapping[str, str],
+    vectors: tuple[str, ...] | None,
+) -> list[list[Span]]:
+    """Per target, the text span of each candidate's score cell, checked against the core."""
+    import numpy as np
+
+    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.csv_diagnose import row_line
+    from mkdocs_selfattn.csv_read import parse_table
+
+    cols = ColumnMap.from_mapping(dict(columns), source=source)
+    table = parse_table(csv_bytes, source=source, columns=cols, vectors=vectors)
+    header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
+    score_at = header.index(cols.score)
+    records = field_spans(csv_text)
+    in_doc = table.document_codes == table.documents.index(result.document)
+    out: list[list[Span]] = []
+    for target in result.targets:
+        mask = in_doc & (table.target_codes == table.targets.index(target.target))
+        if table.target_index is not None and target.target_index is not None:
+            mask &= table.target_index == target.target_index
+        rows = np.flatnonzero(mask)
+        if rows.shape[0] != len(target.candidates):
+            raise DataError(source, "the try view could not match the target's rows to the core")
+        spans: list[Span] = []
+        for row, cand in zip(rows.tolist(), target.candidates, strict=True):
+            record = records[row + 1] if row + 1 < len(records) else []
+            span = record[score_at] if score_at < len(record) else None
+            if span is None or _cell_value(csv_text, span) != cand.score:
+                raise DataError(
+                    source,
+                    "the try view could not find this row's score cell in the file's text "
+                    "(blank-looking lines or odd quoting?); save the file as plain CSV",
+                    line=row_line(csv_bytes, row),
+                )
+            spans.append(span)
+        out.append(spans)
+    return out
+
+
+def _cell_value(text: str, span: Span) -> float | None:
+    raw = utf16_slice(text, span).strip()
+    if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
+        raw = raw[1:-1].replace('""', '"').strip()
+    try:
+        return float(raw)
+    except ValueError:
+        return None
+
+
+def script_json(data: object) -> str:
+    """JSON that can end no ``<script>`` element or attribute, nor read as markup or a line
+    break, wherever a page (or a later view) puts it."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    for raw, escaped in (
+        ("&", "\\u0026"),
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
+        text = text.replace(raw, escaped)
+    return text
+
+
+def results_name(example_id: str | None, result_json: str) -> str:
+    """A content-addressed file name: a changed result is a new URL, never a stale cached file."""
+    digest = hashlib.sha256(result_json.encode("utf-8")).hexdigest()[:12]
+    stem = re.sub(r"[^A-Za-z0-9_-]", "_", example_id or "example")
+    return f"{stem}-{digest}.json"
+
+
+def render_try(data: Mapping[str, Any], result: DocumentResult, example_id: str | None) -> str:
+    """The view's HTML: a note for readers without JavaScript, the engine's data, and the
+    full-precision results, which the plugin publishes as a file and links in their place."""
+    result_json = render_json(result)
+    name = results_name(example_id, result_json)
+    note = html_text(str(data["words"]["nojs"]))
+    # Data travels in attributes, not in <script type="application/json">: Material's instant
+    # navigation re-creates every <script> of a page it swaps in, as JavaScript.
+    return (
+        f'<div class="selfattn-try" data-selfattn-try data-selfattn-data="{_attr(data)}">'
+        f'<noscript><p class="selfattn-try-nojs">{note}</p></noscript>'
+        f'<span hidden class="selfattn-try-result" data-selfattn-json="{html_text(name)}" '
+        f'data-selfattn-result="{_attr(json.loads(result_json))}"></span>'
+        f'<p class="selfattn-try-links"><a class="selfattn-try-json" '
+        f'data-selfattn-json="{html_text(name)}" download>{html_text(name)}</a></p>'
+        "</div>"
+    )
+
+
+def _attr(data: object) -> str:
+    return html_text(script_json(data))
