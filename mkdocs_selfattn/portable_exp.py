@@ -9,6 +9,7 @@ references) and ``portableExp`` in ``assets/try/selfattn-try.js``. Error below 1
 
 Outline: x = k·ln2 + r with |r| ≤ ln2/2 (ln2 split into ``LN2_HI``, whose multiples by k are
 exact, and ``LN2_LO``); exp(r) from a degree-5 Remez polynomial in r²; then exp(x) = 2^k·exp(r).
+Like V8's port, exp(1) returns ``math.e``, where fdlibm's steps would give the next double up.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ TINY = 2.0**-28  # high word 0x3E300000: exp(x) rounds to 1 + x
 
 
 def exp_scalar(x: float) -> float:
-    """fdlibm's ``__ieee754_exp`` line for line, on one Python float."""
+    """fdlibm's ``__ieee754_exp`` line for line (and V8's exp(1) = e), on one Python float."""
     if x != x:
         return x + x
     size = abs(x)
@@ -53,6 +54,8 @@ def exp_scalar(x: float) -> float:
             return 0.0
     if size > REDUCE:
         if size < ONE_STEP:
+            if x == 1.0:
+                return math.e
             if x > 0:
                 hi, lo, k = x - LN2_HI, LN2_LO, 1
             else:
@@ -116,6 +119,7 @@ def exp_array(x: FloatArray, out: FloatArray | None = None) -> FloatArray:
         y = y * _powers_of_two(half) * _powers_of_two(scale - half)
         y = np.where(deep, y * TWO_M1000, y)
         y = np.where(np.abs(safe) < TINY, 1.0 + safe, y)
+        y = np.where(safe == 1.0, math.e, y)
         special = np.where(x > OVERFLOW, math.inf, np.where(x < UNDERFLOW, 0.0, x + x))
         result: FloatArray = np.where(in_range, y, special)
     if out is None:

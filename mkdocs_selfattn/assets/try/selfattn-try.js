@@ -115,6 +115,7 @@
     var hi, lo, k, r;
     if (size > EXP_REDUCE) {
       if (size < EXP_ONE_STEP) {
+        if (x === 1) return Math.E; // as V8's port: fdlibm's steps give the next double up
         if (x > 0) { hi = x - LN2_HI; lo = LN2_LO; k = 1; }
         else { hi = x + LN2_HI; lo = -LN2_LO; k = -1; }
       } else {
