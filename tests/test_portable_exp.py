@@ -101,12 +101,16 @@ def test_vector_equals_scalar_on_a_dense_sweep() -> None:
     assert_same_bits(xs + neighbours(BOUNDS) + SPECIAL)
 
 
-def test_out_may_be_the_input() -> None:
-    xs = np.array([-1.0, 0.0, -700.5, -745.0, 3.0])
-    expected = exp_array(xs.copy())
+def test_out_may_be_the_input_and_any_shape() -> None:
+    """The core passes its score-difference matrix as both; chunks must not see their output."""
+    xs = np.random.default_rng(3).uniform(-50, 1, (300, 61))  # several chunks, odd row length
+    expected = np.array([exp_scalar(x) for x in xs.ravel().tolist()]).reshape(xs.shape)
     same = exp_array(xs, out=xs)
     assert same is xs
     assert xs.tobytes() == expected.tobytes()
+    strided = np.empty((61, 300)).T  # not C-contiguous: filled through a copy
+    assert exp_array(np.full((300, 61), -1.0), out=strided) is strided
+    assert np.all(strided == exp_scalar(-1.0))
 
 
 def test_special_values_are_libms() -> None:
