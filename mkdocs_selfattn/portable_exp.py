@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from mkdocs_selfattn.candidate_table import FloatArray
+from mkdocs_selfattn.candidate_table import FloatArray, IntArray
 
 OVERFLOW = 7.09782712893383973096e02
 """Largest x whose exp is finite."""
@@ -38,6 +38,9 @@ CHECK_RANGE = 709.7822265625  # high word 0x40862E42
 REDUCE = 0.3465735912322998  # high word 0x3FD62E43: |x| above 0.5·ln2 (a hair)
 ONE_STEP = 1.0397205352783203  # high word 0x3FF0A2B2: |x| below 1.5·ln2, k is ±1
 TINY = 2.0**-28  # high word 0x3E300000: exp(x) rounds to 1 + x
+# Within these, k stays within -1021 … 1023: the result is a normal double, 2**k one factor.
+NORMAL_LOW = -708.0
+NORMAL_HIGH = 709.0
 
 
 def exp_scalar(x: float) -> float:
@@ -80,7 +83,7 @@ def exp_scalar(x: float) -> float:
     return math.ldexp(y, k + 1000) * TWO_M1000
 
 
-def _powers_of_two(n: np.ndarray) -> FloatArray:
+def _powers_of_two(n: IntArray) -> FloatArray:
     """2**n, exactly, for integers n in the normal range (-1022 … 1023), from the bits."""
     bits = (n + 1023).astype(np.uint64) << np.uint64(52)
     powers: FloatArray = bits.view(np.float64)
@@ -113,33 +116,52 @@ def _exp_chunk(x: FloatArray, out: FloatArray) -> None:
     """``exp_scalar`` on every element, with the same operations in the same order.
 
     All branches are computed for every element and the right one picked per element (numpy's
-    elementwise ufuncs neither reorder nor fuse operations). Two fdlibm branches are folded into
-    the general one because they give the same bits: with |x| below 1.5·ln2, k is ±1, and then
-    ``x - k·LN2_HI`` and ``k·LN2_LO`` are exactly fdlibm's ``x ∓ LN2_HI`` and ``±LN2_LO``; with
-    k = 0 (lo = 0, hi = r = x), ``0 - (r·c)/(2 - c)`` equals ``(r·c)/(c - 2)`` bit for bit, as
-    negation is exact and rounding symmetric.
+    elementwise ufuncs neither reorder nor fuse operations). A chunk whose elements all give a
+    normal, finite result (the usual softmax differences) skips the subnormal and special cases.
     """
     with np.errstate(all="ignore"):
+        if x.min() >= NORMAL_LOW and x.max() <= NORMAL_HIGH:  # NaN fails both
+            y, k = _unscaled(x)
+            y *= _powers_of_two(k)
+            _small_cases(x, y)
+            np.copyto(out, y)  # only now: out may be x
+            return
         in_range = (x >= UNDERFLOW) & (x <= OVERFLOW)
         safe = np.where(in_range, x, 0.0)
-        reduced = np.abs(safe) > REDUCE
-        k = np.trunc(INV_LN2 * safe + np.copysign(0.5, safe))
-        k = np.where(reduced, k, 0.0)
-        hi = safe - k * LN2_HI
-        lo = k * LN2_LO
-        r = hi - lo
-        t = r * r
-        c = r - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))))
-        y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
-        k_int = k.astype(np.int64)
-        deep = k_int < -1021
+        y, k = _unscaled(safe)
+        deep = k < -1021
         # Below 2**-1021 the result may be subnormal: scale exactly to a normal number first,
-        # so the one rounding happens in the final multiplication, as in fdlibm.
-        scale = np.where(deep, k_int + 1000, k_int)
+        # so the one rounding happens in the final multiplication, as in fdlibm. Above 2**1023
+        # (k = 1024) 2**k is no double: scale in two exact steps.
+        scale = np.where(deep, k + 1000, k)
         half = scale >> 1
         y = y * _powers_of_two(half) * _powers_of_two(scale - half)
         y = np.where(deep, y * TWO_M1000, y)
-        y = np.where(np.abs(safe) < TINY, 1.0 + safe, y)
-        y = np.where(safe == 1.0, math.e, y)
+        _small_cases(safe, y)
         special = np.where(x > OVERFLOW, math.inf, np.where(x < UNDERFLOW, 0.0, x + x))
         np.copyto(out, np.where(in_range, y, special))
+
+
+def _unscaled(x: FloatArray) -> tuple[FloatArray, IntArray]:
+    """exp(r) and k, with x = k·ln2 + r, for finite x within the thresholds.
+
+    Two fdlibm branches are folded into this general one because they give the same bits: with
+    |x| below 1.5·ln2, k is ±1, and then ``x - k·LN2_HI`` and ``k·LN2_LO`` are exactly fdlibm's
+    ``x ∓ LN2_HI`` and ``±LN2_LO``; with k = 0 (lo = 0, hi = r = x), ``0 - (r·c)/(2 - c)``
+    equals fdlibm's ``(r·c)/(c - 2)`` bit for bit, as negation is exact and rounding symmetric.
+    """
+    k = np.trunc(INV_LN2 * x + np.copysign(0.5, x))
+    k = np.where(np.abs(x) > REDUCE, k, 0.0)
+    hi = x - k * LN2_HI
+    lo = k * LN2_LO
+    r = hi - lo
+    t = r * r
+    c = r - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))))
+    y: FloatArray = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
+    return y, k.astype(np.int64)
+
+
+def _small_cases(x: FloatArray, y: FloatArray) -> None:
+    """fdlibm's early returns that the general steps would round differently: tiny x, and 1."""
+    np.copyto(y, 1.0 + x, where=np.abs(x) < TINY)
+    np.copyto(y, math.e, where=x == 1.0)

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from mkdocs_selfattn.portable_exp import (
     CHECK_RANGE,
+    NORMAL_HIGH,
+    NORMAL_LOW,
     ONE_STEP,
     OVERFLOW,
     REDUCE,
@@ -99,6 +101,18 @@ def test_vector_equals_scalar_on_a_dense_sweep() -> None:
         ]
     ).tolist()
     assert_same_bits(xs + neighbours(BOUNDS) + SPECIAL)
+
+
+def test_chunks_with_normal_results_only_take_the_short_way_to_the_same_bits() -> None:
+    """A chunk within NORMAL_LOW … NORMAL_HIGH skips the special cases: tiny x and 1 included."""
+    for chunk in (
+        [1.0, -1.0, 0.0, -0.0, 1e-9, -1e-9, 2.0**-28, -(2.0**-28), -3.0, 0.3],
+        neighbours([NORMAL_LOW, NORMAL_HIGH]),
+        [NORMAL_LOW, NORMAL_HIGH, -0.5 * math.log(2), 0.5 * math.log(2), 1.5 * math.log(2)],
+    ):
+        inside = [x for x in chunk if NORMAL_LOW <= x <= NORMAL_HIGH]
+        assert_same_bits(inside)
+        assert_same_bits(chunk)
 
 
 def test_out_may_be_the_input_and_any_shape() -> None:
