@@ -11,17 +11,23 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.candidate_table import ColumnMap
-from mkdocs_selfattn.csv_read import read_table
-from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.pipeline import ResolvedFile
 from mkdocs_selfattn.render.escape import md_escape
 from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import render_compare, render_tables
+from mkdocs_selfattn.views import VIEWS
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.spec import ExampleSpec
 
 
 def _pair(text: str, what: str) -> tuple[str, str]:
@@ -110,7 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="map a column role (document, target, candidate, role, score, …) to a CSV column",
     )
     run.add_argument("--temperature", type=_temperature, default=1.0, help="softmax temperature")
-    run.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    run.add_argument(
+        "--format",
+        choices=["text", "json", "markdown", *VIEWS],
+        default="text",
+        help="text: the printout; json; markdown: tables; or any view a block can show",
+    )
 
     check = commands.add_parser(
         "check",
@@ -183,29 +194,60 @@ def _new(folder: str) -> int:
     return 0
 
 
+class _CommandLineFiles:
+    """Paths as typed on the command line: relative to the working folder, shown as typed."""
+
+    def __init__(self) -> None:
+        self.project_root = Path.cwd()
+
+    def resolve(self, raw: str, key: str, line: int) -> ResolvedFile:
+        return ResolvedFile(path=Path(raw).absolute(), display=raw, link=raw)
+
+
+def _spec(args: argparse.Namespace) -> ExampleSpec:
+    from mkdocs_selfattn.spec import ExampleSpec
+
+    vectors = tuple(v for v in args.vectors.split(",") if v) if args.vectors else None
+    return ExampleSpec(
+        id=None,
+        csv=args.csv,
+        document=args.document,
+        line=1,
+        targets=tuple(args.targets) if args.targets else None,
+        vectors=vectors,
+        columns=MappingProxyType(dict(args.column)),
+        display=MappingProxyType(dict(args.display)),
+        groups=MappingProxyType({name: tuple(members) for name, members in args.group}),
+        temperature=args.temperature,
+        mixed_candidates=True,
+    )
+
+
 def _run(args: argparse.Namespace) -> int:
+    """Load the example through the pipeline the plugin uses, then print one view of it."""
+    from mkdocs_selfattn.cache import Cache
+    from mkdocs_selfattn.pipeline import Pipeline, Settings
+    from mkdocs_selfattn.spec import ViewOptions
+
+    pipeline = Pipeline(Settings(run_scripts=False, mermaid=None), Cache(None))
     try:
-        columns = ColumnMap.from_mapping(dict(args.column), source=args.csv)
-        vectors = [v for v in args.vectors.split(",") if v] if args.vectors else None
-        table = read_table(args.csv, columns=columns, vectors=vectors)
-        result = compute_document(
-            table,
-            args.document,
-            targets=args.targets,
-            groups=dict(args.group),
-            temperature=args.temperature,
-        )
+        example = pipeline.load(_spec(args), _CommandLineFiles())
+        result = example.result
+        labels = Labels(dict(args.display))
+        if args.format == "json":
+            text = render_json(result)
+        elif args.format == "markdown":
+            tables = render_tables(result, labels, escape=md_escape)
+            text = tables + "\n\n" + render_compare(result, labels, escape=md_escape) + "\n"
+        elif args.format == "text":
+            text = render_printout(result, labels)
+        else:
+            view = ViewOptions(show=(args.format,))
+            pieces = pipeline.render(example, view, line=1).pieces
+            text = "".join(str(content) + "\n" for _, content in pieces)
     except SelfAttnError as exc:
         print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
         return 1
-    labels = Labels(dict(args.display))
-    if args.format == "json":
-        text = render_json(result)
-    elif args.format == "markdown":
-        tables = render_tables(result, labels, escape=md_escape)
-        text = tables + "\n\n" + render_compare(result, labels, escape=md_escape) + "\n"
-    else:
-        text = render_printout(result, labels)
     sys.stdout.write(text)
     return 0
 

@@ -28,12 +28,11 @@ from markdown.preprocessors import Preprocessor
 
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.example import PendingHtml, Pipeline, ResolvedFile, Settings
-from mkdocs_selfattn.options import CHECKS, option_problems
+from mkdocs_selfattn.options import SITE_OPTIONS, option_problems, pipeline_settings
 from mkdocs_selfattn.page import expand_page
 from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.render.chart import ChartStyle
-from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.pipeline import Pipeline, ResolvedFile
+from mkdocs_selfattn.scheduler import PendingHtml
 
 log = logging.getLogger("mkdocs_selfattn")
 
@@ -152,15 +151,11 @@ class SelfAttnExtension(Extension):
         self.config = {
             "docs_dir": ["docs", "Folder that csv:/script: paths are relative to."],
             "project_dir": [".", "Paths may not leave this folder; scripts run here."],
-            "cache_dir": ["", "Disk cache folder (empty: memory only)."],
-            "scripts": [True, "Run each block's script and compare its output."],
-            "script_timeout": [30.0, "Seconds a script may run."],
-            "number_format": ["", "Format spec for tables, figures and charts."],
-            "chart_width": [7.0, "Chart width in inches."],
-            "chart_height": [3.6, "Chart height in inches."],
-            "chart_colors": [list(DEFAULT_COLORS), "Bar colours, one per target."],
-            "chart_fonts": [list(DEFAULT_FONTS), "Chart font families, CJK included."],
-            "on_error": ["warn", "warn: log and show the error in the page; fail: raise."],
+            **{
+                option.name: [option.default_for_extension(), option.doc]
+                for option in SITE_OPTIONS
+                if option.extension
+            },
             "language": ["", "The pages' language (default: Zensical's theme.language)."],
         }
         super().__init__(**kwargs)
@@ -173,7 +168,9 @@ class SelfAttnExtension(Extension):
         """Built on first use, after Python-Markdown has applied the configuration."""
         if self._pipeline is None:
             values: dict[str, object] = {
-                name: self.getConfig(name) for name in CHECKS if name != "chart_workers"
+                option.name: self.getConfig(option.name)
+                for option in SITE_OPTIONS
+                if option.extension
             }
             # The extension's "no format" is an empty string; the rules' is None.
             values["number_format"] = values["number_format"] or None
@@ -182,17 +179,7 @@ class SelfAttnExtension(Extension):
                 raise SelfAttnError("selfattn: " + "; ".join(problems))
             cache_dir = str(self.getConfig("cache_dir") or "")
             folder = (self.project_root / cache_dir).resolve() if cache_dir else None
-            settings = Settings(
-                number_format=str(self.getConfig("number_format") or "") or None,
-                chart=ChartStyle(
-                    width=float(self.getConfig("chart_width")),
-                    height=float(self.getConfig("chart_height")),
-                    colors=tuple(self.getConfig("chart_colors")) or DEFAULT_COLORS,
-                    fonts=tuple(self.getConfig("chart_fonts")) or DEFAULT_FONTS,
-                ),
-                run_scripts=bool(self.getConfig("scripts")),
-                script_timeout=float(self.getConfig("script_timeout")),
-            )
+            settings = pipeline_settings(values)
             self._pipeline = Pipeline(settings, Cache(folder, problem=log.warning))
         return self._pipeline
 

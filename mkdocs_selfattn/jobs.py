@@ -12,6 +12,8 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mkdocs_selfattn.errors import SelfAttnError
@@ -19,7 +21,7 @@ from mkdocs_selfattn.render.chart import ChartStyle
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.results import DocumentResult, result_payload
 
-if TYPE_CHECKING:  # not imported at run time: a worker has no use for the block parser (YAML)
+if TYPE_CHECKING:  # a worker imports it when the first request arrives
     from mkdocs_selfattn.spec import ExampleSpec
 
 RESULTS_KEPT = 1024
@@ -32,32 +34,43 @@ _RESULTS: OrderedDict[str, DocumentResult] = OrderedDict()
 
 @dataclass(frozen=True)
 class ComputeRequest:
-    """One example's computation, with the CSV bytes the page read (never re-read there)."""
+    """One example's computation: the block's spec as it is, with the CSV bytes the page read
+    (never re-read there)."""
 
     key: str
+    spec: ExampleSpec
     data: bytes
     source: str
     """The CSV as messages show it."""
-    document: str
-    targets: tuple[str, ...] | None
-    vectors: tuple[str, ...] | None
-    columns: tuple[tuple[str, str], ...]
-    groups: tuple[tuple[str, tuple[str, ...]], ...]
-    temperature: float
 
     @classmethod
     def of(cls, key: str, spec: ExampleSpec, data: bytes, source: str) -> ComputeRequest:
-        return cls(
-            key=key,
-            data=data,
-            source=source,
-            document=spec.document,
-            targets=spec.targets,
-            vectors=spec.vectors,
-            columns=tuple(spec.columns.items()),
-            groups=tuple((name, tuple(members)) for name, members in spec.groups.items()),
-            temperature=spec.temperature,
-        )
+        return cls(key=key, spec=spec, data=data, source=source)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A spec's mappings are read-only views, which do not pickle: they travel as dicts.
+        fields = {f.name: _plain(getattr(self.spec, f.name)) for f in dataclass_fields(self.spec)}
+        return (_request, (self.key, type(self.spec), fields, self.data, self.source))
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _frozen(value: object) -> object:
+    if isinstance(value, dict):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    return value
+
+
+def _request(
+    key: str, kind: type[ExampleSpec], fields: dict[str, Any], data: bytes, source: str
+) -> ComputeRequest:
+    frozen: dict[str, Any] = {name: _frozen(value) for name, value in fields.items()}
+    spec = kind(**frozen)
+    return ComputeRequest(key=key, spec=spec, data=data, source=source)
 
 
 @dataclass(frozen=True)
@@ -65,7 +78,6 @@ class ChartRequest:
     """One chart of a not yet computed example (the worker computes, or reuses, the result)."""
 
     compute: ComputeRequest
-    display: tuple[tuple[str, str], ...]
     style: ChartStyle
     number_format: str | None
     text: tuple[tuple[str, str], ...]
@@ -77,16 +89,15 @@ def compute(request: ComputeRequest) -> DocumentResult:
     from mkdocs_selfattn.csv_read import parse_table
     from mkdocs_selfattn.document_results import compute_document
 
-    columns = ColumnMap.from_mapping(dict(request.columns), source=request.source)
-    table = parse_table(
-        request.data, source=request.source, columns=columns, vectors=request.vectors
-    )
+    spec = request.spec
+    columns = ColumnMap.from_mapping(dict(spec.columns), source=request.source)
+    table = parse_table(request.data, source=request.source, columns=columns, vectors=spec.vectors)
     return compute_document(
         table,
-        request.document,
-        targets=request.targets,
-        groups={name: list(members) for name, members in request.groups},
-        temperature=request.temperature,
+        spec.document,
+        targets=spec.targets,
+        groups={name: list(members) for name, members in spec.groups.items()},
+        temperature=spec.temperature,
         check=True,
     )
 
@@ -104,7 +115,7 @@ def draw_chart(request: ChartRequest) -> tuple[str, list[str]]:
         if result is None:
             result = compute(request.compute)
             _remember(request.compute.key, result)
-        labels = Labels(dict(request.display)).for_result(result)
+        labels = Labels(dict(request.compute.spec.display)).for_result(result)
         return render_chart_job(
             result, labels, request.style, request.number_format, dict(request.text), request.title
         )

@@ -1,4 +1,4 @@
-"""The rules for site-wide options, checked once when the configuration loads.
+"""Site-wide options, declared once (:data:`SITE_OPTIONS`), and their rules.
 
 A bad value found mid-build is a traceback on some page (``number_format``) or a puzzling failure
 far from its cause (``chart_width: 0`` inside matplotlib, ``script_timeout: -1`` as a timed-out
@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.pipeline import Settings
 
 MAX_CHART_INCHES = 100.0
 """Far beyond any page; larger sizes only make matplotlib slow or fail."""
@@ -20,6 +27,7 @@ MAX_FORMAT_WIDTH = 100
 
 _HEX_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _SAMPLES = (0.5, -1234.5678, 1e-300, 0.0)
+_SAME = object()
 
 
 def number_format_problem(value: object) -> str | None:
@@ -117,24 +125,159 @@ def chart_fonts_problem(value: object) -> str | None:
     return _text_list_problem(value, "font families", "font family", lambda font: None)
 
 
-CHECKS: dict[str, Callable[[object], str | None]] = {
-    "number_format": number_format_problem,
-    "chart_width": chart_size_problem,
-    "chart_height": chart_size_problem,
-    "script_timeout": script_timeout_problem,
-    "chart_workers": chart_workers_problem,
-    "chart_colors": chart_colors_problem,
-    "chart_fonts": chart_fonts_problem,
-}
-"""Option name → its check, for adapters that validate a plain mapping (the extension)."""
+@dataclass(frozen=True)
+class SiteOption:
+    """One site option: its default, what it is for, and its rule (a check or choices)."""
+
+    name: str
+    default: object
+    doc: str
+    check: Callable[[object], str | None] | None = None
+    choices: tuple[str, ...] = ()
+    kind: type | None = None
+    """For an option without a check: the type MkDocs requires."""
+    shapes_pages: bool = False
+    """Part of every page memo's key: a change rebuilds the pages."""
+    extension: bool = True
+    """Offered by the Python-Markdown extension too."""
+    extension_default: object = _SAME
+    """Where the extension's default differs (Python-Markdown parses a None default as a bool)."""
+
+    def default_for_extension(self) -> object:
+        return self.default if self.extension_default is _SAME else self.extension_default
+
+
+SITE_OPTIONS: tuple[SiteOption, ...] = (
+    SiteOption(
+        "cache_dir",
+        ".cache/selfattn",
+        "Disk cache folder, relative to the folder of mkdocs.yml; empty for memory only. It must "
+        "lie outside docs_dir and site_dir, or `mkdocs serve` would rebuild forever.",
+        kind=str,
+        extension_default="",
+    ),
+    SiteOption(
+        "scripts",
+        True,
+        "Run each block's `script:` and check its output against the core (off: show the "
+        "core's printout and say the script was not run).",
+        kind=bool,
+        shapes_pages=True,
+    ),
+    SiteOption(
+        "script_timeout",
+        30,
+        "Seconds a script may run before it is stopped and the block fails.",
+        check=script_timeout_problem,
+        shapes_pages=True,
+        extension_default=30.0,
+    ),
+    SiteOption(
+        "number_format",
+        None,
+        "Python format spec for numbers in tables, figures and charts (default: like round(x, 3)).",
+        check=number_format_problem,
+        shapes_pages=True,
+        extension_default="",
+    ),
+    SiteOption(
+        "chart_width",
+        7.0,
+        "Chart width in inches (the SVG scales to the page; this sets proportions and text size).",
+        check=chart_size_problem,
+        shapes_pages=True,
+    ),
+    SiteOption(
+        "chart_height", 3.6, "Chart height in inches.", check=chart_size_problem, shapes_pages=True
+    ),
+    SiteOption(
+        "chart_colors",
+        list(DEFAULT_COLORS),
+        "Bar colours, one per target; pick colours readable on light and dark backgrounds.",
+        check=chart_colors_problem,
+        shapes_pages=True,
+    ),
+    SiteOption(
+        "chart_fonts",
+        list(DEFAULT_FONTS),
+        "Font families tried in order for chart text; include one with CJK glyphs.",
+        check=chart_fonts_problem,
+        shapes_pages=True,
+    ),
+    SiteOption(
+        "on_error",
+        "warn",
+        "warn: log (fails --strict) and show the error on the page; fail: stop the build at once.",
+        choices=("warn", "fail"),
+    ),
+    SiteOption(
+        "chart_workers",
+        None,
+        "Processes that compute and draw the examples the cache cannot answer while pages "
+        "render (default: one fewer than the cores, 1 to 4); 0 does it all in the build process "
+        "itself.",
+        check=chart_workers_problem,
+        extension=False,
+    ),
+    SiteOption(
+        "mixed_candidates",
+        False,
+        "Allow the targets of a document to re-read different candidates (else a warning).",
+        kind=bool,
+        shapes_pages=True,
+        extension=False,
+    ),
+    SiteOption(
+        "mermaid_js",
+        "bundled",
+        "bundled: serve the mermaid 11 shipped with the plugin (works offline); cdn: leave "
+        "mkdocs-material's CDN default; off: the site loads mermaid itself.",
+        choices=("bundled", "cdn", "off"),
+        extension=False,
+    ),
+)
+"""Every site option, declared once: the MkDocs config (:mod:`plugin_options`), the extension's
+config and the pipeline's :class:`~mkdocs_selfattn.pipeline.Settings` are derived from it."""
+
+PAGE_SHAPING = tuple(option.name for option in SITE_OPTIONS if option.shapes_pages)
+"""Options in every page memo's key (the rest change no page's bytes)."""
 
 
 def option_problems(values: dict[str, object]) -> list[str]:
     """``"option 'NAME': what is wrong"`` for every checked option present in ``values``."""
     found = []
-    for name, check in CHECKS.items():
-        if name in values:
-            problem = check(values[name])
+    for option in SITE_OPTIONS:
+        if option.check is not None and option.name in values:
+            problem = option.check(values[option.name])
             if problem is not None:
-                found.append(f"option '{name}': {problem}")
+                found.append(f"option '{option.name}': {problem}")
     return found
+
+
+def pipeline_settings(
+    values: Mapping[str, Any],
+    *,
+    draw_charts: bool = True,
+    mermaid_fence: bool = True,
+    mermaid: tuple[str, str] | None = ("pre", "mermaid"),
+) -> Settings:
+    """The pipeline's settings from checked option values (imported late: a warm build served
+    from page memos never loads the pipeline)."""
+    from mkdocs_selfattn.pipeline import Settings
+    from mkdocs_selfattn.render.chart import ChartStyle
+
+    return Settings(
+        number_format=values.get("number_format") or None,
+        chart=ChartStyle(
+            width=float(values["chart_width"]),
+            height=float(values["chart_height"]),
+            colors=tuple(values["chart_colors"]) or DEFAULT_COLORS,
+            fonts=tuple(values["chart_fonts"]) or DEFAULT_FONTS,
+        ),
+        run_scripts=bool(values["scripts"]),
+        script_timeout=float(values["script_timeout"]),
+        draw_charts=draw_charts,
+        mermaid_fence=mermaid_fence,
+        mixed_candidates=bool(values.get("mixed_candidates", False)),
+        mermaid=mermaid,
+    )

@@ -22,13 +22,14 @@ from mkdocs_selfattn.errors import (
     UseOfFailedExampleError,
     did_you_mean,
 )
-from mkdocs_selfattn.example import Example, PendingHtml, Piece, Pipeline, Resolver
 from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
-from mkdocs_selfattn.languages import localize_spec, localize_view
-from mkdocs_selfattn.markdown_scan import find_blocks
+from mkdocs_selfattn.languages import localize_view
+from mkdocs_selfattn.markdown_scan import RawBlock, find_blocks
 from mkdocs_selfattn.page_memo import file_digest
-from mkdocs_selfattn.shared import SharedExample, load_shared
-from mkdocs_selfattn.spec import BlockSpec, ExampleSpec, ViewOptions, parse_block
+from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered, Resolver
+from mkdocs_selfattn.scheduler import PendingHtml
+from mkdocs_selfattn.shared import block_definition
+from mkdocs_selfattn.spec import BlockSpec, parse_block
 
 
 @dataclass(frozen=True)
@@ -95,29 +96,16 @@ def expand_page(
             parsed.append(parse_block(raw))
         except BlockError as exc:
             parsed.append(exc)
-    defined_at: dict[str, int] = {}
-    for spec in parsed:
-        if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
-            defined_at.setdefault(spec.example.id, spec.line)
-        elif isinstance(spec, BlockSpec) and spec.use is not None and spec.source is not None:
-            defined_at.setdefault(spec.use, spec.line)
-
-    for raw, spec in zip(blocks, parsed, strict=True):
-        if isinstance(spec, BlockError):
-            recovered = recover_id(raw.body)
-            if recovered is not None:
-                defined_at.setdefault(recovered, raw.start)
-            elif not _USE_LINE.search(raw.body):
-                out.unread.append(raw.start)
-
+    defined_at = _defined_at(blocks, parsed, out)
     rendered: list[list[Piece]] = []
     failed_problem: dict[str, int] = {}
     skipped: dict[str, int] = {}
     for raw, spec in zip(blocks, parsed, strict=True):
+        notes = Rendered()
         try:
             if isinstance(spec, BlockError):
                 raise spec
-            pieces = _render_block(spec, out, defined_at, pipeline, resolver, language)
+            pieces = _render_block(spec, out, defined_at, pipeline, resolver, notes, language)
         except UseOfFailedExampleError as exc:
             skipped[exc.example_id] = skipped.get(exc.example_id, 0) + 1
             pieces = [("html", error_html(str(exc), language=language))]
@@ -132,12 +120,10 @@ def expand_page(
             ):
                 out.failed[failed_id] = raw.start
                 failed_problem[failed_id] = len(out.problems) - 1
-        for message in pipeline.warnings:
+        for message in notes.warnings:
             out.problems.append(Problem(raw.start, message))
-        for message in pipeline.shared_warnings:
+        for message in notes.shared_warnings:
             out.problems.append(Problem(raw.start, message, once=message))
-        pipeline.warnings.clear()
-        pipeline.shared_warnings.clear()
         rendered.append(pieces)
 
     lines = _fill_inline_values(text, out, store, skipped, language).split("\n")
@@ -148,21 +134,47 @@ def expand_page(
             summary = f"{count} more {uses} of example '{example_id}' on this page skipped"
             out.problems[index] = replace(out.problems[index], summary=summary)
     for raw, pieces in reversed(list(zip(blocks, rendered, strict=True))):
-        body: list[str] = []
-        for kind, content in pieces:
-            if isinstance(content, PendingHtml):
-                content.line = raw.start
-            chunk = str(content) if kind == "md" else store(content, kind == "late")
-            body += ["", *chunk.split("\n")]
-        body.append("")
-        # One empty line between pieces and around them, never two: two end a footnote.
-        if raw.start >= 2 and _is_blank(lines[raw.start - 2]):
-            body = body[1:]
-        if raw.end < len(lines) and _is_blank(lines[raw.end]):
-            body = body[:-1]
-        lines[raw.start - 1 : raw.end] = [raw.indent + line if line else raw.blank for line in body]
+        _splice(lines, raw, pieces, store)
     out.markdown = "\n".join(lines)
     return out
+
+
+def _defined_at(
+    blocks: list[RawBlock], parsed: list[BlockSpec | BlockError], out: ExpandedPage
+) -> dict[str, int]:
+    """The line defining each id on the page, also of blocks whose YAML failed (their ids read
+    from the raw text); the lines of blocks whose id could not be read go to ``out.unread``."""
+    defined_at: dict[str, int] = {}
+    for spec in parsed:
+        if isinstance(spec, BlockSpec) and spec.example is not None and spec.example.id:
+            defined_at.setdefault(spec.example.id, spec.line)
+        elif isinstance(spec, BlockSpec) and spec.use is not None and spec.source is not None:
+            defined_at.setdefault(spec.use, spec.line)
+    for raw, spec in zip(blocks, parsed, strict=True):
+        if isinstance(spec, BlockError):
+            recovered = recover_id(raw.body)
+            if recovered is not None:
+                defined_at.setdefault(recovered, raw.start)
+            elif not _USE_LINE.search(raw.body):
+                out.unread.append(raw.start)
+    return defined_at
+
+
+def _splice(lines: list[str], raw: RawBlock, pieces: list[Piece], store: Store) -> None:
+    """Put a block's pieces where its fence was, HTML behind placeholders."""
+    body: list[str] = []
+    for kind, content in pieces:
+        if isinstance(content, PendingHtml):
+            content.line = raw.start
+        chunk = str(content) if kind == "md" else store(content, kind == "late")
+        body += ["", *chunk.split("\n")]
+    body.append("")
+    # One empty line between pieces and around them, never two: two end a footnote.
+    if raw.start >= 2 and _is_blank(lines[raw.start - 2]):
+        body = body[1:]
+    if raw.end < len(lines) and _is_blank(lines[raw.end]):
+        body = body[:-1]
+    lines[raw.start - 1 : raw.end] = [raw.indent + line if line else raw.blank for line in body]
 
 
 def _is_blank(line: str) -> bool:
@@ -210,59 +222,16 @@ def recover_id(body: str) -> str | None:
     return found
 
 
-def prefetch_page(
-    text: str, *, pipeline: Pipeline, resolver: Resolver, language: str | None = None
-) -> None:
-    """Queue this page's uncached work with the pipeline, before MkDocs renders any page.
-
-    Best effort: a block that does not parse or resolve is skipped here, and reported when the
-    page itself is expanded.
-    """
-    specs: list[BlockSpec] = []
-    for raw in find_blocks(text):
-        try:
-            specs.append(parse_block(raw))
-        except BlockError:
-            continue
-    charts: dict[str, list[ViewOptions]] = {}
-    for spec in specs:
-        if spec.use is not None and spec.source is None and "chart" in spec.view.show:
-            charts.setdefault(spec.use, []).append(localize_view(spec.view, language))
-    for spec in specs:
-        try:
-            found = _definition(spec, resolver, language)
-            if found is None:
-                continue
-            example = found[0]
-            view = localize_view(spec.view, language)
-            views = [view] if "chart" in view.show else []
-            if example.id is not None:
-                views += charts.pop(example.id, [])
-            pipeline.prefetch(example, views, resolver)
-        except SelfAttnError:
-            continue
-
-
-def _definition(
-    spec: BlockSpec, resolver: Resolver, language: str | None
-) -> tuple[ExampleSpec, SharedExample | None] | None:
-    """The example a block defines, on the page or by ``from:`` (localised), else nothing."""
-    if spec.example is not None:
-        return localize_spec(spec.example, language), None
-    if spec.use is not None and spec.source is not None:
-        shared = load_shared(spec.source, spec.use, resolver, spec.line)
-        return localize_spec(shared.spec, language), shared
-    return None
-
-
 def _render_block(
     spec: BlockSpec,
     out: ExpandedPage,
     defined_at: dict[str, int],
     pipeline: Pipeline,
     resolver: Resolver,
+    notes: Rendered,
     language: str | None = None,
 ) -> list[Piece]:
+    """The block's pieces; ``notes`` gathers its warnings, kept even if a later view fails."""
     view = localize_view(spec.view, language)
     if spec.use is not None and spec.source is None:
         example = out.examples.get(spec.use)
@@ -293,8 +262,8 @@ def _render_block(
                 f"ids on this page: {known}",
                 line=spec.line,
             )
-        return pipeline.views(example, view, spec.line)
-    found = _definition(spec, resolver, language)
+        return pipeline.render(example, view, spec.line, notes).pieces
+    found = block_definition(spec, resolver, language)
     assert found is not None
     definition, shared = found
     if shared is not None:
@@ -308,6 +277,7 @@ def _render_block(
             line=definition.line_of("id"),
         )
     example = pipeline.load(definition, resolver, language)
+    notes.shared_warnings += example.shared_warnings
     out.files.add(example.csv.path)
     out.data_files.add(example.csv.path)
     out.digests[example.csv.path] = file_digest(example.csv_bytes)
@@ -318,7 +288,7 @@ def _render_block(
         out.links[_lexical(example.script.display, resolver)] = example.script.path
     if example_id is not None:
         out.examples[example_id] = example
-    return pipeline.views(example, view, spec.line)
+    return pipeline.render(example, view, spec.line, notes).pieces
 
 
 def _lexical(display: str, resolver: Resolver) -> Path:

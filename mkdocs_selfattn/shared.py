@@ -24,8 +24,9 @@ from typing import Any, Protocol
 import yaml
 
 from mkdocs_selfattn.errors import BlockError, DataError
+from mkdocs_selfattn.languages import localize_spec
 from mkdocs_selfattn.markdown_scan import RawBlock
-from mkdocs_selfattn.spec import VIEW_KEYS, ExampleSpec, parse_block
+from mkdocs_selfattn.spec import VIEW_KEYS, BlockSpec, ExampleSpec, parse_block
 
 
 class _Resolves(Protocol):
@@ -143,3 +144,15 @@ def _top_keys(body: str) -> set[str]:
     except yaml.YAMLError:
         return set()
     return {str(k) for k in data} if isinstance(data, dict) else set()
+
+
+def block_definition(
+    spec: BlockSpec, resolver: _Resolves, language: str | None
+) -> tuple[ExampleSpec, SharedExample | None] | None:
+    """The example a block defines, on the page or by ``from:`` (localised), else nothing."""
+    if spec.example is not None:
+        return localize_spec(spec.example, language), None
+    if spec.use is not None and spec.source is not None:
+        shared = load_shared(spec.source, spec.use, resolver, spec.line)
+        return localize_spec(shared.spec, language), shared
+    return None

@@ -7,15 +7,16 @@ a rebuild. The files of blocks that built are known from the build itself; this 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.spec import parse_block
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.example import Resolver
+    from mkdocs_selfattn.pipeline import Resolver
 
 
 def named_files(markdown: str, resolver: Resolver) -> set[Path]:
@@ -46,3 +47,29 @@ def watch_target(path: Path) -> Path:
     while not target.exists() and target.parent != target:
         target = target.parent
     return target
+
+
+class Watcher:
+    """Under ``mkdocs serve``: watch the CSVs and scripts outside docs_dir (inside it, MkDocs
+    already watches), each once, and a missing file's folder until the file exists."""
+
+    def __init__(self) -> None:
+        self.server: Watching | None = None
+        self._watched: set[str] = set()
+
+    def watch(self, paths: Iterable[Path], docs_dir: Path) -> None:
+        if self.server is None:
+            return
+        for path in sorted(paths):
+            target = watch_target(path)
+            # Keyed by what is watched: a missing file's folder now, the file once it exists.
+            if docs_dir in path.parents or str(target) in self._watched:
+                continue
+            self.server.watch(str(target), recursive=False)
+            self._watched.add(str(target))
+
+
+class Watching(Protocol):
+    """MkDocs' LiveReloadServer, as far as it is used here."""
+
+    def watch(self, path: str, func: None = None, *, recursive: bool = True) -> None: ...

@@ -172,3 +172,22 @@ def _run_here(fn: Callable[..., T], *args: Any) -> Future[T]:
     except Exception as exc:
         done.set_exception(exc)
     return done
+
+
+def pool_for(current: WorkerPool | None, chosen: int | None, fork_ok: bool) -> WorkerPool | None:
+    """The pool a build should use: ``current`` if it still fits (``mkdocs serve`` keeps its
+    workers across rebuilds), a new one, or none for ``chart_workers: 0``."""
+    workers = default_workers() if chosen is None else chosen
+    if (
+        workers > 0
+        and current is not None
+        and (current.workers, current.fork_ok)
+        == (
+            workers,
+            fork_ok,
+        )
+    ):
+        return current
+    if current is not None:
+        current.shutdown()
+    return WorkerPool(workers, fork_ok=fork_ok) if workers > 0 else None

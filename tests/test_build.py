@@ -30,7 +30,7 @@ from sites import (
     visible_text,
 )
 
-import mkdocs_selfattn.example as example_module
+import mkdocs_selfattn.pipeline as pipeline_module
 import mkdocs_selfattn.scripts as scripts_module
 
 pytestmark = pytest.mark.slow
@@ -732,7 +732,7 @@ def _forbid_recomputing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("recomputed although the cache holds the answer")
 
-    monkeypatch.setattr(example_module, "compute", refuse)
+    monkeypatch.setattr(pipeline_module, "compute", refuse)
     monkeypatch.setattr(scripts_module, "run_script", refuse)
 
 

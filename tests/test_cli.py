@@ -187,6 +187,37 @@ def test_markdown_format(capsys: pytest.CaptureFixture[str]) -> None:
     assert "0.43" in out
 
 
+VIEW_MARKS = {
+    "output": "```text\ncsv_rows = 36\n",
+    "table": "<table",
+    "compare": "<table",
+    "csv": "memo_cap_missing",
+    "mermaid": "```mermaid\n",
+    "chart": "<svg",
+    "try": '<div class="selfattn-try"',
+}
+
+
+def test_run_prints_every_view_a_block_can_show(capsys: pytest.CaptureFixture[str]) -> None:
+    from mkdocs_selfattn.views import VIEWS
+
+    assert set(VIEWS) == {*VIEW_MARKS, "code"}
+    for name, mark in VIEW_MARKS.items():
+        code, out, err = run(
+            capsys, "run", COURSE, "--document", "memo_cap_missing", "--format", name
+        )
+        assert (code, err) == (0, ""), name
+        assert mark in out, name
+    # The same view as in a page: a table's numbers are the printout's.
+    _, table, _ = run(capsys, "run", COURSE, "--document", "memo_cap_missing", "--format", "table")
+    assert "0.43" in table
+    # 'code' shows a block's script, which the command line has none of: one clear line.
+    code, _, err = run(capsys, "run", COURSE, "--document", "memo_cap_missing", "--format", "code")
+    assert code == 1
+    assert_one_line_error(err)
+    assert "has no 'script:'" in err
+
+
 # ---------------------------------------------------------------------------------------------
 # Errors.
 

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -224,6 +225,38 @@ def test_new_refuses_a_folder_with_content(tmp_path: Path) -> None:
     )
     (tmp_path / "empty").mkdir()
     assert cli("new", "empty", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("make", "name", "message"),
+    [
+        (
+            lambda root: (root / "afile").write_text("x"),
+            "afile/sub",
+            "cannot write the starter "
+            "course at afile/sub (Not a directory); name a folder you can create",
+        ),
+        (
+            lambda root: (root / "dangling").symlink_to(root / "nowhere"),
+            "dangling",
+            "dangling is a link to nothing; name a new folder for the course",
+        ),
+        (
+            lambda root: None,
+            "/proc/selfattn-new",
+            "cannot write the starter course at "
+            "/proc/selfattn-new (No such file or directory); name a folder you can create",
+        ),
+    ],
+    ids=["under-a-file", "dangling-link", "unwritable"],
+)
+def test_new_into_a_place_it_cannot_write_is_one_message(
+    tmp_path: Path, make: Callable[[Path], object], name: str, message: str
+) -> None:
+    make(tmp_path)
+    done = cli("new", name, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"mkdocs-selfattn: error: {message}\n"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 from sites import COURSE_CSV, COURSE_CSV_REL, parse_html, table_rows
 
+from mkdocs_selfattn.block_errors import error_html
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import BlockError, DataError
-from mkdocs_selfattn.example import Pipeline, ResolvedFile, Settings, error_html
 from mkdocs_selfattn.languages import localize_spec, localize_view, localized_script, pick
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.page import expand_page
 from mkdocs_selfattn.paths import resolve_path
+from mkdocs_selfattn.pipeline import Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.render.words import CHART, MERMAID, PAGE, TABLE, primary, words
 from mkdocs_selfattn.shared import load_shared
 from mkdocs_selfattn.spec import BlockSpec, parse_block
@@ -295,8 +296,8 @@ def test_the_mermaid_view_copies_the_sites_fence(
 ) -> None:
     from mkdocs.config import load_config
 
-    from mkdocs_selfattn.plugin import _mermaid_format
     from mkdocs_selfattn.render.mermaid import mermaid_html
+    from mkdocs_selfattn.site_fences import mermaid_format
 
     name, _, extra = formatter.partition("\n")
     cls = "" if extra else "\n          class: mermaid"
@@ -308,5 +309,5 @@ def test_the_mermaid_view_copies_the_sites_fence(
         f"          format: !!python/name:{name}\n",
         "utf-8",
     )
-    assert _mermaid_format(load_config(config_file=str(config_file))) == expected
+    assert mermaid_format(load_config(config_file=str(config_file))) == expected
     assert mermaid_html("a --> b\n", "div", "m") == '<div class="m">a --&gt; b</div>'

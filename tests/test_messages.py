@@ -22,14 +22,15 @@ from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.csv_read import parse_table
 from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
-from mkdocs_selfattn.example import Example, PendingHtml, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.page import ExpandedPage, expand_page, recover_id
 from mkdocs_selfattn.paths import resolve_path
+from mkdocs_selfattn.pipeline import Example, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
+from mkdocs_selfattn.scheduler import PendingHtml
 from mkdocs_selfattn.spec import parse_block
 
 HEADER = "document_id,target_token,candidate_token,candidate_role,v,score"
@@ -310,8 +311,8 @@ def test_mixed_candidates_allows_uneven_targets(tmp_path: Path) -> None:
         [raw] = find_blocks(f"```selfattn\ncsv: data.csv\ndocument: m\n{extra}```\n")
         spec = parse_block(raw)
         assert spec.example is not None
-        pipeline.load(spec.example, resolver)
-        assert bool(pipeline.shared_warnings) is warned, (extra, settings)
+        example = pipeline.load(spec.example, resolver)
+        assert bool(example.shared_warnings) is warned, (extra, settings)
 
 
 def test_mixed_candidates_must_be_a_boolean() -> None:

@@ -28,9 +28,9 @@ from sites import (
 )
 
 from mkdocs_selfattn.cache import Cache
-from mkdocs_selfattn.example import Example, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.paths import resolve_path
+from mkdocs_selfattn.pipeline import Example, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.spec import BlockSpec, ViewOptions, parse_block
 
@@ -125,7 +125,7 @@ def _load(project: Path, text: str = SEED, **settings: object) -> tuple[Pipeline
 
 def _view(pipeline: Pipeline, example: Example, name: str, **options: object) -> tuple[str, str]:
     view = ViewOptions(show=(name,), **options)  # type: ignore[arg-type]
-    [(kind, content)] = pipeline.views(example, view, example.spec.line)
+    [(kind, content)] = pipeline.render(example, view, example.spec.line).pieces
     if not isinstance(content, str):  # a chart drawn elsewhere (not with this pipeline)
         content = content.resolve()
     return kind, content

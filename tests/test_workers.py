@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from sites import COURSE_CSV_REL, Site, new_site, seed_block
 
-import mkdocs_selfattn.example as example_module
+import mkdocs_selfattn.scheduler as scheduler_module
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, SelfAttnError
 from mkdocs_selfattn.jobs import ComputeRequest, compute_payload
+from mkdocs_selfattn.spec import ExampleSpec
 from mkdocs_selfattn.workers import WorkerPool
 
 
@@ -37,17 +38,8 @@ def test_errors_survive_pickling_with_every_field(error: SelfAttnError) -> None:
 
 def _request(document: str) -> ComputeRequest:
     data = (Path(__file__).resolve().parents[1] / COURSE_CSV_REL).read_bytes()
-    return ComputeRequest(
-        key="k-" + document,
-        data=data,
-        source="docs/memo.csv",
-        document=document,
-        targets=None,
-        vectors=None,
-        columns=(),
-        groups=(),
-        temperature=1.0,
-    )
+    spec = ExampleSpec(id=None, csv="docs/memo.csv", document=document, line=1)
+    return ComputeRequest(key="k-" + document, spec=spec, data=data, source="docs/memo.csv")
 
 
 def test_a_failing_job_comes_back_as_its_error_and_the_pool_keeps_working() -> None:
@@ -132,15 +124,15 @@ def test_pages_are_the_same_whoever_draws_the_charts(
     expected = inline.page_bytes()
 
     # Make the build process take charts back from the worker at once, and count it.
-    monkeypatch.setattr(example_module, "TAKE_BACK_AT", 1)
+    monkeypatch.setattr(scheduler_module, "TAKE_BACK_AT", 1)
     taken: list[bool] = []
-    original = example_module.ChartJob.draw_here
+    original = scheduler_module.ChartJob.draw_here
 
     def counting(self: Any) -> None:
         taken.append(True)
         original(self)
 
-    monkeypatch.setattr(example_module.ChartJob, "draw_here", counting)
+    monkeypatch.setattr(scheduler_module.ChartJob, "draw_here", counting)
     pooled = _many_charts_site(tmp_path / "pooled" / "project", workers=1)
     pooled.build(strict=True)
     assert pooled.page_bytes() == expected
@@ -160,8 +152,8 @@ def _finish(svg: str, missing: list[str]) -> str:
     return f"<div>{svg}|{','.join(missing)}</div>"
 
 
-def _job(future: Future[tuple[str, list[str]]] | None, local: Any) -> example_module.ChartJob:
-    job = example_module.ChartJob((lambda: ("<remote/>", []), ()))
+def _job(future: Future[tuple[str, list[str]]] | None, local: Any) -> scheduler_module.ChartJob:
+    job = scheduler_module.ChartJob((lambda: ("<remote/>", []), ()))
     job.future = future
     job.local = local
     return job
@@ -172,7 +164,7 @@ def test_a_lost_worker_costs_time_not_the_chart() -> None:
 
     lost: Future[tuple[str, list[str]]] = Future()
     lost.set_exception(BrokenProcessPool("worker died"))
-    pending = example_module.PendingHtml(_job(lost, lambda: ("<svg/>", ["字"])), _finish)
+    pending = scheduler_module.PendingHtml(_job(lost, lambda: ("<svg/>", ["字"])), _finish)
     assert pending.resolve() == "<div><svg/>|字</div>"
 
 
@@ -182,17 +174,13 @@ def test_a_chart_that_fails_here_too_reports_its_own_error() -> None:
 
     failed: Future[tuple[str, list[str]]] = Future()
     failed.set_exception(RuntimeError("ValueError: no such font"))
-    pending = example_module.PendingHtml(_job(failed, broken), _finish)
+    pending = scheduler_module.PendingHtml(_job(failed, broken), _finish)
     with pytest.raises(ValueError, match="no such font"):
         pending.resolve()
 
 
-def _pipeline(submit: Any, in_flight: int = 1) -> example_module.Pipeline:
-    from mkdocs_selfattn.cache import Cache
-
-    return example_module.Pipeline(
-        example_module.Settings(), Cache(None), submit, in_flight=in_flight
-    )
+def _scheduler(submit: Any, in_flight: int = 1) -> scheduler_module.Scheduler:
+    return scheduler_module.Scheduler(submit, in_flight=in_flight)
 
 
 def test_only_a_few_charts_go_to_the_pool_and_the_rest_can_be_taken_back(
@@ -205,27 +193,29 @@ def test_only_a_few_charts_go_to_the_pool_and_the_rest_can_be_taken_back(
         sent.append(future)
         return future
 
-    pipeline = _pipeline(submit, in_flight=2)
+    scheduler = _scheduler(submit, in_flight=2)
     jobs = [_job(None, lambda n=n: (f"<here{n}/>", [])) for n in range(12)]
     for job in jobs:
-        pipeline._queue.append(job)
-    pipeline.pump()
+        scheduler._queue.append(job)
+    scheduler.pump()
     assert len(sent) == 2
     assert [j.sent() for j in jobs[:3]] == [True, True, False]
 
     # The page of chart 0 waits: the build process draws from the back of the queue meanwhile.
-    monkeypatch.setattr(example_module, "TAKE_BACK_AT", 4)
-    assert pipeline.help_draw(jobs[0])
+    monkeypatch.setattr(scheduler_module, "TAKE_BACK_AT", 4)
+    assert scheduler.help_draw(jobs[0])
     assert jobs[-1].here is not None
     assert not jobs[-1].sent()
     # A chart still queued when its page needs it is drawn here at once.
-    assert example_module.PendingHtml(jobs[5], _finish, pipeline).resolve() == (
+    assert scheduler_module.PendingHtml(jobs[5], _finish, scheduler).resolve() == (
         "<div><here5/>|</div>"
     )
     # Nothing a worker holds is ever cancelled.
     assert not any(f.cancelled() for f in sent)
     sent[0].set_result(("<w0/>", []))
-    assert example_module.PendingHtml(jobs[0], _finish, pipeline).resolve() == "<div><w0/>|</div>"
+    assert (
+        scheduler_module.PendingHtml(jobs[0], _finish, scheduler).resolve() == "<div><w0/>|</div>"
+    )
 
 
 def test_a_worker_dying_with_charts_queued_does_not_hang_the_build(tmp_path: Path) -> None:
@@ -236,17 +226,17 @@ def test_a_worker_dying_with_charts_queued_does_not_hang_the_build(tmp_path: Pat
 
     pool = WorkerPool(1)
     try:
-        pipeline = _pipeline(pool.submit, in_flight=2)
+        scheduler = _scheduler(pool.submit, in_flight=2)
         victim = pool.submit(os.getpid).result(timeout=120)
         jobs = [_job(None, lambda n=n: (f"<here{n}/>", [])) for n in range(10)]
         for job in jobs:
             job.remote = (_slow_chart, (0.2,))
-            pipeline._queue.append(job)
-        pipeline.pump()
-        pipeline._helping = True
-        assert pipeline.help_draw(jobs[0])  # one taken back from the end
+            scheduler._queue.append(job)
+        scheduler.pump()
+        scheduler._helping = True
+        assert scheduler.help_draw(jobs[0])  # one taken back from the end
         os.kill(victim, signal.SIGKILL)
-        pages = [example_module.PendingHtml(job, _finish, pipeline) for job in jobs]
+        pages = [scheduler_module.PendingHtml(job, _finish, scheduler) for job in jobs]
         results = [page.resolve() for page in pages]
         assert len(results) == 10
         assert all(r.startswith("<div><") for r in results)

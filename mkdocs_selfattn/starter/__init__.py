@@ -25,12 +25,22 @@ def write_starter(folder: str | Path) -> list[Path]:
         raise StarterError(
             f"{target} is not empty; name a new or empty folder (nothing was written)"
         )
+    if target.is_symlink() and not target.exists():
+        raise StarterError(f"{target} is a link to nothing; name a new folder for the course")
     written: list[Path] = []
-    for relative, source in _template_files(files(__name__) / "template", ""):
-        path = target / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(source.read_bytes())
-        written.append(path)
+    try:
+        for relative, source in _template_files(files(__name__) / "template", ""):
+            path = target / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(source.read_bytes())
+            written.append(path)
+    except OSError as exc:
+        # A parent that is a file, a folder that cannot be made (/proc), no space, no rights.
+        where = exc.filename or target
+        raise StarterError(
+            f"cannot write the starter course at {where} ({exc.strerror or exc}); "
+            "name a folder you can create"
+        ) from None
     return written
 
 

@@ -1,0 +1,256 @@
+"""The example pipeline: a block's spec → files → results (cached) → the views it asks for.
+
+Plain and synchronous: :meth:`Pipeline.load` turns a spec into an :class:`Example`, and
+:meth:`Pipeline.render` turns an example and a view into pieces of markdown and HTML, both
+returning their warnings. Adapters hand in a :class:`Resolver` (how paths on this page map to
+files); nothing here knows about MkDocs. With a :class:`~mkdocs_selfattn.scheduler.Scheduler`,
+results the look-ahead sent to a worker are taken from it and charts are drawn there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from mkdocs_selfattn import __version__
+from mkdocs_selfattn.block_errors import mismatch, read_bytes, read_text, with_label_hint
+from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key
+from mkdocs_selfattn.errors import DataError, ScriptError
+from mkdocs_selfattn.jobs import (
+    ChartRequest,
+    ComputeRequest,
+    compute,
+    compute_payload,
+    draw_chart,
+)
+from mkdocs_selfattn.languages import localized_script
+from mkdocs_selfattn.render.chart import ChartStyle
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.printout import render_printout
+from mkdocs_selfattn.results import DocumentResult, result_from_dict, result_payload
+from mkdocs_selfattn.scheduler import PendingHtml, Scheduler
+from mkdocs_selfattn.spec import ExampleSpec, ViewOptions
+from mkdocs_selfattn.views import VIEWS, cached_chart, chart_key, chart_text
+
+
+@dataclass(frozen=True)
+class ResolvedFile:
+    """A file a block names: where it is, how messages show it, and its link from the page."""
+
+    path: Path
+    display: str
+    link: str | None = None
+
+
+class Resolver(Protocol):
+    """Path policy of one page; raises :class:`~mkdocs_selfattn.errors.BlockError` on refusal."""
+
+    project_root: Path
+
+    def resolve(self, raw: str, key: str, line: int) -> ResolvedFile: ...
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Site-wide choices that change what views look like (all part of cache keys)."""
+
+    number_format: str | None = None
+    chart: ChartStyle = field(default_factory=ChartStyle)
+    run_scripts: bool = True
+    script_timeout: float = 30.0
+    draw_charts: bool = True
+    """Off for ``mkdocs-selfattn check``: chart views are still checked, but nothing is drawn."""
+    mermaid_fence: bool = True
+    """Whether the site renders ``mermaid`` fences (MkDocs: a superfences custom fence)."""
+    mixed_candidates: bool = False
+    """Allow targets of one document to re-read different candidates (else a warning)."""
+    mermaid: tuple[str, str] | None = ("pre", "mermaid")
+    """How the site's superfences writes a mermaid fence, (element, class), so the view can be
+    that HTML (kept out of the search index); None: a site formatter of its own, so a fence."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """A computed example, ready to show in any view and to answer inline values."""
+
+    spec: ExampleSpec
+    csv: ResolvedFile
+    csv_bytes: bytes
+    result: DocumentResult
+    labels: Labels
+    printout: str
+    script: ResolvedFile | None
+    script_text: str | None
+    script_output: str | None
+    key: str
+    shared_warnings: tuple[str, ...] = ()
+    """Found while loading, about the CSV rather than the block (uneven candidates): adapters
+    log each once per build."""
+
+
+Piece = tuple[str, "str | PendingHtml"]
+"""("md", markdown), ("html", raw HTML that must bypass markdown) or ("late", raw HTML that
+bypasses markdown and the search index: tables, figures and charts, which are numbers (charts may
+still be drawing). The plugin puts "late" pieces in after search has indexed the page, which
+keeps the index to the prose and the printout and saves parsing every table cell for it."""
+
+
+@dataclass
+class Rendered:
+    """A view's pieces and what it found wrong without failing the block."""
+
+    pieces: list[Piece] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """About the block (a chart font without some glyph)."""
+    shared_warnings: list[str] = field(default_factory=list)
+    """About the site or a file (the missing mermaid fence): logged once per build."""
+
+
+class Pipeline:
+    """Shared by every page of a build; the cache makes repeated work free."""
+
+    def __init__(
+        self, settings: Settings, cache: Cache, scheduler: Scheduler | None = None
+    ) -> None:
+        self.settings = settings
+        self.cache = cache
+        self.scheduler = scheduler
+
+    def prefetch(self, spec: ExampleSpec, charts: list[ViewOptions], resolver: Resolver) -> None:
+        """Send what the cache cannot answer for this example to the scheduler's workers: its
+        result now, and the charts its ``charts`` views will draw when the scheduler starts."""
+        scheduler = self.scheduler
+        if scheduler is None:
+            return
+        csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
+        csv_bytes = read_bytes(csv_file, "csv")
+        key = result_key(spec, csv_bytes)
+        request = ComputeRequest.of(key, spec, csv_bytes, csv_file.display)
+        if not scheduler.has_result(key) and cached_result(self.cache.peek("result", key)) is None:
+            scheduler.send_result(key, compute_payload, request)
+        for view in charts:
+            number_format = view.number_format or self.settings.number_format
+            ckey = chart_key(key, spec, self.settings.chart, number_format, view)
+            if (
+                scheduler.has_chart(ckey)
+                or cached_chart(self.cache.peek("chart", ckey)) is not None
+            ):
+                continue
+            chart = ChartRequest(
+                compute=request,
+                style=self.settings.chart,
+                number_format=number_format,
+                text=tuple(chart_text(view).items()),
+                title=view.title,
+            )
+            scheduler.chart_ahead(ckey, draw_chart, chart)
+
+    def load(self, spec: ExampleSpec, resolver: Resolver, language: str | None = None) -> Example:
+        """``language``: the page's, for a localised script (see :func:`localized_script`)."""
+        csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
+        csv_bytes = read_bytes(csv_file, "csv")
+        script_file = script_text = None
+        if spec.script is not None:
+            script_file = localized_script(spec, resolver, language)
+            script_text = read_text(script_file, "script")
+        key = result_key(spec, csv_bytes)
+        result = cached_result(self.cache.get("result", key))
+        if result is None:
+            payload = None if self.scheduler is None else self.scheduler.take_result(key)
+            result = None if payload is None else cached_result(payload)
+            if result is None:
+                try:
+                    result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
+                except DataError as exc:
+                    raise with_label_hint(exc, spec) from None
+                payload = result_payload(result)
+            self.cache.put("result", key, payload)
+        labels = Labels(dict(spec.display)).for_result(result)
+        printout = render_printout(result, labels.as_written())
+        script_output = None
+        if script_file is not None and script_text is not None and self.settings.run_scripts:
+            script_output = self._script_output(
+                script_file, script_text, csv_bytes, resolver, language
+            )
+            if script_output != printout:
+                message, diff = mismatch(script_file.display, printout, script_output)
+                raise ScriptError(message, diff=diff)
+        warned = not (spec.mixed_candidates or self.settings.mixed_candidates)
+        return Example(
+            spec=spec,
+            csv=csv_file,
+            csv_bytes=csv_bytes,
+            result=result,
+            labels=labels,
+            printout=printout,
+            script=script_file,
+            script_text=script_text,
+            script_output=script_output,
+            key=key,
+            shared_warnings=tuple(result.warnings) if warned else (),
+        )
+
+    def _script_output(
+        self,
+        script: ResolvedFile,
+        text: str,
+        csv_bytes: bytes,
+        resolver: Resolver,
+        language: str | None = None,
+    ) -> str:
+        from mkdocs_selfattn.scripts import run_script
+
+        root = str(resolver.project_root)
+        key = content_key("script", text, csv_bytes, str(script.path), root, language)
+        cached = self.cache.get("script", key)
+        if isinstance(cached, str):
+            return cached
+        run = run_script(
+            script.path,
+            cwd=resolver.project_root,
+            timeout=self.settings.script_timeout,
+            display=script.display,
+            language=language,
+        )
+        self.cache.put("script", key, run.stdout)
+        return run.stdout
+
+    def render(
+        self, example: Example, view: ViewOptions, line: int, into: Rendered | None = None
+    ) -> Rendered:
+        """The pieces of every view the block shows, in its order (see :data:`views.VIEWS`);
+        ``into`` keeps the warnings of the views before one that raises."""
+        out = Rendered() if into is None else into
+        for name in view.show:
+            show = VIEWS.get(name)
+            if show is not None:
+                out.pieces.append(show(self, example, view, line, out))
+        return out
+
+
+def result_key(spec: ExampleSpec, csv_bytes: bytes) -> str:
+    """Everything that decides an example's numbers (display names and views do not)."""
+    return content_key(
+        "result",
+        __version__,
+        code_fingerprint(),
+        csv_bytes,
+        spec.document,
+        spec.targets,
+        spec.vectors,
+        dict(spec.columns),
+        {k: list(v) for k, v in spec.groups.items()},
+        spec.temperature,
+    )
+
+
+def cached_result(payload: object) -> DocumentResult | None:
+    """A cache entry can pass its checksum and still have the wrong shape (written by another
+    version, or by hand): anything unreadable is a miss."""
+    if not isinstance(payload, dict):
+        return None
+    try:
+        return result_from_dict(payload)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
