@@ -28,7 +28,7 @@ from mkdocs_selfattn.markdown_scan import RawBlock, find_blocks
 from mkdocs_selfattn.page_memo import file_digest
 from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered, Resolver
 from mkdocs_selfattn.scheduler import PendingHtml
-from mkdocs_selfattn.shared import block_definition
+from mkdocs_selfattn.shared import SharedFileError, block_definition
 from mkdocs_selfattn.spec import BlockSpec, parse_block
 
 
@@ -192,7 +192,7 @@ def _problem(exc: SelfAttnError, spec: BlockSpec | BlockError, start: int) -> Pr
     # A located mistake inside a file is the file's, whichever block read it, and a script that
     # fails the same way for two blocks is one mistake too: once per build.
     in_file = isinstance(exc, DataError) and exc.line is not None and exc.key is None
-    once = str(exc) if in_file or isinstance(exc, ScriptError) else None
+    once = str(exc) if in_file or isinstance(exc, ScriptError | SharedFileError) else None
     detail = exc.diff if isinstance(exc, ScriptError) else None
     return Problem(line, str(exc), once=once, detail=detail)
 
@@ -276,7 +276,10 @@ def _render_block(
             f"id '{example_id}' is already used by a block above; give each example its own id",
             line=definition.line_of("id"),
         )
-    example = pipeline.load(definition, resolver, language)
+    try:
+        example = pipeline.load(definition, resolver, language)
+    except DataError as exc:
+        raise exc if shared is None else shared.located(exc) from None
     notes.shared_warnings += example.shared_warnings
     out.files.add(example.csv.path)
     out.data_files.add(example.csv.path)

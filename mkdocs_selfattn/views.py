@@ -103,7 +103,6 @@ def chart_view(
     number_format = _number_format(pipeline, view)
     if not pipeline.settings.draw_charts:
         from mkdocs_selfattn.render.chart import chart_words
-
         from mkdocs_selfattn.render.glyphs import glyph_message, missing_glyphs
 
         texts = chart_words(example.labels, example.result, number_format, view.text, view.title)

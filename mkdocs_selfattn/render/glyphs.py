@@ -14,7 +14,7 @@ from functools import lru_cache
 
 
 def missing_glyphs(texts: Iterable[str], families: Sequence[str]) -> list[str]:
-    """Characters of ``texts`` that none of the fonts covers, sorted (as the renderer lists them)."""
+    """Characters of ``texts`` none of the fonts covers, sorted (as the renderer lists them)."""
     from matplotlib import font_manager
 
     from mkdocs_selfattn.render.chart import installed_families
