@@ -83,10 +83,12 @@ def expand_page(
     resolver: Resolver,
     store: Store,
     language: str | None = None,
+    inserted: dict[str, int] | None = None,
 ) -> ExpandedPage:
     """Replace blocks and inline values; a broken one becomes a visible error, the rest renders.
 
     ``language`` is the page's: it picks labels keyed by language and the plugin's own words.
+    ``inserted``: ids of blocks an include brings in later (see :mod:`inserted`), which fail.
     """
     out = ExpandedPage(markdown=text)
     blocks = find_blocks(text)
@@ -126,6 +128,8 @@ def expand_page(
             out.problems.append(Problem(raw.start, message, once=message))
         rendered.append(pieces)
 
+    for example_id, line in (inserted or {}).items():
+        out.failed.setdefault(example_id, line)  # reported by the leftover guard, once
     lines = _fill_inline_values(text, out, store, skipped, language).split("\n")
     for example_id, count in skipped.items():
         if example_id in failed_problem:

@@ -24,6 +24,7 @@ from mkdocs_selfattn import try_assets
 from mkdocs_selfattn.build_log import build_log, held_log
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.dirty import expire_stale_pages
+from mkdocs_selfattn.inserted import inserted_ids
 from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
 from mkdocs_selfattn.lookahead import look_ahead, pages_of
 from mkdocs_selfattn.memo_store import MemoStore, fill_from_memo
@@ -202,6 +203,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             resolver=resolver,
             store=slots.store,
             language=language,
+            inserted=inserted_ids(markdown, config),
         )
         self._report_problems(self.site.display(src_path), expanded.problems)
         self.used_files |= expanded.files
