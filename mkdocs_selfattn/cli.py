@@ -173,15 +173,16 @@ def _inspect(csv_path: str, columns: dict[str, str]) -> int:
     from mkdocs_selfattn.inspect_csv import describe, inspect_csv
 
     try:
-        sys.stdout.write(describe(inspect_csv(csv_path, columns)))
+        contents = inspect_csv(csv_path, columns)
     except SelfAttnError as exc:
         print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
         return 1
-    return 0
+    sys.stdout.write(describe(contents))
+    return 1 if contents.has_errors else 0  # data mistakes are listed above, as the build has them
 
 
 def _new(folder: str) -> int:
-    from mkdocs_selfattn.starter import StarterError, write_starter
+    from mkdocs_selfattn.starter import StarterError, next_step, write_starter
 
     try:
         written = write_starter(folder)
@@ -190,7 +191,7 @@ def _new(folder: str) -> int:
         return 1
     for path in written:
         print(f"wrote {path}")
-    print(f"next: cd {folder} && mkdocs serve")
+    print(next_step(folder))
     return 0
 
 

@@ -25,6 +25,7 @@ from mkdocs_selfattn.build_log import build_log, held_log
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.dirty import expire_stale_pages
 from mkdocs_selfattn.inserted import inserted_ids
+from mkdocs_selfattn.languages import language_problem
 from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
 from mkdocs_selfattn.lookahead import look_ahead, pages_of
 from mkdocs_selfattn.memo_store import MemoStore, fill_from_memo
@@ -32,7 +33,7 @@ from mkdocs_selfattn.options import PAGE_SHAPING, pipeline_settings
 from mkdocs_selfattn.plugin_options import SelfAttnConfig, cache_folder
 from mkdocs_selfattn.publish import PageResolver, Site, file_path
 from mkdocs_selfattn.site_fences import has_mermaid_fence, mermaid_format
-from mkdocs_selfattn.site_language import add_once, page_language, uses_i18n
+from mkdocs_selfattn.site_language import META_KEY, add_once, page_language, uses_i18n
 from mkdocs_selfattn.slots import PageSlots, fill_holders
 from mkdocs_selfattn.strict import unseen_failure
 from mkdocs_selfattn.watch import Watcher, named_files
@@ -188,6 +189,10 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         src_path = file_path(page.file, config)
         slots = self._pages.setdefault(page.file.src_uri, PageSlots(self._nonce, page.file.src_uri))
         language = page_language(page.file, page.meta, config)
+        if META_KEY in page.meta:
+            wrong = language_problem(page.meta[META_KEY])
+            if wrong is not None:  # before the memo: a memoised page says it again
+                self._report(self.site.display(src_path), None, [wrong])
         key = memos.page_key(markdown, page.file, src_path, language)
         memo = memos.holding(key)
         if memo is not None:

@@ -311,3 +311,19 @@ def test_the_mermaid_view_copies_the_sites_fence(
     )
     assert mermaid_format(load_config(config_file=str(config_file))) == expected
     assert mermaid_html("a --> b\n", "div", "m") == '<div class="m">a --&gt; b</div>'
+
+
+@pytest.mark.slow
+def test_a_wrong_language_in_front_matter_is_said_on_every_build(tmp_path: Path) -> None:
+    from sites import new_site, seed_block
+
+    page = "---\nselfattn_language: 5\n---\n# P\n\n" + seed_block(show="[table]")
+    site = new_site(tmp_path / "project", {"index.md": page})
+    expected = [
+        "docs/index.md: selfattn: front matter 'selfattn_language': a number 5 is not a language "
+        "code; write one such as 'en', 'ko' or 'zh-Hans' (until then the page is in the site's "
+        "language)"
+    ]
+    assert site.build().selfattn() == expected
+    assert site.build().selfattn() == expected  # warm: the page memo holds, the warning does not go
+    assert "<table>" in (site.site_dir / "index.html").read_text("utf-8")  # the page still builds
