@@ -1,8 +1,9 @@
 """A block's YAML → its frozen spec. Every block key is declared once, as a row of :data:`KEYS`.
 
-A row says which blocks may carry the key, what its value looks like, what leaving it out means
-and how it is checked; the spec dataclasses take their defaults from the rows. A new key is a row
-here, a field of the spec, and the code that uses it: nothing in between.
+A row says which blocks may carry the key, what its value looks like, what leaving it out means,
+how it is checked and whether it decides the numbers (the result's cache key); the spec
+dataclasses take their defaults from the rows. A new key is a row here, a field of the spec, and
+the code that uses it: nothing in between.
 """
 
 from __future__ import annotations
