@@ -31,6 +31,7 @@ from mkdocs_selfattn.float_range import (
     redo_overflowed_differences,
     weighted_sums_in_range,
 )
+from mkdocs_selfattn.portable_exp import exp_array
 from mkdocs_selfattn.row_keys import (
     AnyInts,
     combine,
@@ -181,13 +182,15 @@ def _softmax_rows(
     """Softmax of each row of a (groups × candidates) matrix, into ``out`` or a new array."""
     # Subtracting the row maximum before dividing keeps exp() in range even for ±1e300 scores:
     # every difference is ≤ 0, so the largest term is exactly exp(0) = 1 and nothing overflows.
+    # exp is fdlibm's (portable_exp), not np.exp, whose SIMD kernel varies with the CPU: the same
+    # bits on every machine, in the chapter's reference and in the page's try view.
     largest = scores.max(axis=1, keepdims=True)
     with np.errstate(over="ignore", under="ignore"):
         exps: FloatArray = np.subtract(scores, largest, out=out)
         if temperature != 1.0:
             exps /= temperature
         redo_overflowed_differences(exps, scores, largest, temperature)
-        np.exp(exps, out=exps)
+        exp_array(exps, out=exps)
     exps /= _row_sums(exps)[:, None]
     return exps
 

@@ -1,11 +1,13 @@
 """Plain-Python definitions of the P5-13.1 and P5-13.3 layouts, for the engine's property tests.
 
 The engine that will compute these layouts is not written yet; these functions fix what it must
-agree with, written the way the chapters' scripts compute them (``math.exp`` after subtracting
-the maximum, sums left to right with ``sum``, a stable sort for the top lines, separations as the
-square root of a left-to-right sum of squares). Rows are ``csv.DictReader`` dicts: cells stay
-strings and are parsed here, so "3.00" and "3" give the same numbers while the printout can still
-show the cell as written.
+agree with, written the way the chapters' scripts compute them (exp after subtracting the
+maximum, sums left to right with ``sum``, a stable sort for the top lines, separations as the
+square root of a left-to-right sum of squares). The exp is ``exp_scalar``, the core's portable
+exp, where the scripts call ``math.exp``: the engine can then be held to these bit for bit, and
+the two differ by an ulp at most, far below the printed digits. Rows are ``csv.DictReader``
+dicts: cells stay strings and are parsed here, so "3.00" and "3" give the same numbers while the
+printout can still show the cell as written.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from mkdocs_selfattn.portable_exp import exp_scalar
 
 Row = Mapping[str, str]
 SUM_TOLERANCE = 1e-9
@@ -24,7 +28,7 @@ class GivenWeightError(ValueError):
 
 def softmax(scores: Sequence[float]) -> list[float]:
     peak = max(scores)
-    powers = [math.exp(s - peak) for s in scores]
+    powers = [exp_scalar(s - peak) for s in scores]
     total = sum(powers)
     return [p / total for p in powers]
 

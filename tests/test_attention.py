@@ -1,10 +1,11 @@
 """The softmax core against the chapter's plain-Python arithmetic, and its invariants.
 
-The reference below is written the way the chapter's script computes one example: ``math.exp``
-on score differences, Python's left-to-right ``sum()``, the first maximum wins. The core sums in
-the same order, so on the course data the two agree to the last bit where ``np.exp`` and
-``math.exp`` agree (they do with numpy's AVX2 build; other SIMD builds may differ by an ulp, hence
-the 1e-15 relative tolerance, about four ulps, rather than ``==``).
+The reference below is written the way the chapter's script computes one example: ``exp`` on
+score differences, Python's left-to-right ``sum()``, the first maximum wins. Its ``exp`` is
+``exp_scalar``, the plain-Python twin of the core's portable exp (the chapter's scripts use
+``math.exp``, which differs from it by an ulp now and then), so the core must agree with the
+reference to the last bit on any machine: the weights and representations are compared with
+``==`` besides the tolerances the tests always had.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from mkdocs_selfattn.candidate_table import CandidateTable
 from mkdocs_selfattn.csv_read import parse_table, read_table
 from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.portable_exp import exp_scalar
 from mkdocs_selfattn.results import DocumentResult, TargetResult
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +98,7 @@ def reference_target(
 ) -> Reference:
     scores = [float(r["score"]) for r in rows]
     largest = max(scores)
-    exps = [math.exp(scaled_difference(s, largest, temperature)) for s in scores]
+    exps = [exp_scalar(scaled_difference(s, largest, temperature)) for s in scores]
     total = sum(exps)
     weights = [e / total for e in exps]
     vectors = [[float(r[c]) for c in columns] for r in rows]
@@ -144,6 +146,8 @@ def test_course_matches_the_plain_python_reference(
         assert list(target.representation) == pytest.approx(
             expected.representation, rel=1e-15, abs=0.0
         )
+        assert [c.weight for c in target.candidates] == expected.weights
+        assert list(target.representation) == expected.representation
         assert list(target.shift) == pytest.approx(expected.shift, abs=1e-15)
         assert target.top == expected.top
 
@@ -351,6 +355,8 @@ def test_groups_of_different_sizes() -> None:
         assert list(target.representation) == pytest.approx(
             expected.representation, rel=1e-15, abs=0.0
         )
+        assert [c.weight for c in target.candidates] == expected.weights
+        assert list(target.representation) == expected.representation
         assert target.top == expected.top
 
 
@@ -656,10 +662,9 @@ def test_sums_run_left_to_right_like_python(dims: int, size: int) -> None:
         ]
         assert results.representation[g].tolist() == expected
         scores = [score for _, score, _ in members]
-        exps = [math.exp(s - max(scores)) for s in scores]
-        if np.array_equal(np.exp(np.array(scores) - max(scores)), exps):  # libm's exp in both
-            total = sum(exps)
-            assert weights == [e / total for e in exps]
+        exps = [exp_scalar(s - max(scores)) for s in scores]  # the core's exp, on any machine
+        total = sum(exps)
+        assert weights == [e / total for e in exps]
 
 
 def test_many_documents_and_targets_do_not_overflow_keys() -> None:

@@ -1,7 +1,8 @@
 /* mkdocs-selfattn: the in-page "try" view. Plain JavaScript, no dependencies, no network.
  *
  * Recomputes an example in float64 with the Python core's order of operations: subtract the
- * row maximum, divide by the temperature (only when it is not 1), exp, sum left to right,
+ * row maximum, divide by the temperature (only when it is not 1), exp (the core's own, ported
+ * from fdlibm below, not Math.exp), sum left to right,
  * divide; weighted sums left to right from 0. Numbers are formatted as Python prints them:
  * repr(round(x, 3)), or format(x, ".Nf") / format(x, ".N%").
  */
@@ -74,6 +75,72 @@
     return pyFixed(x, Number(m[1]));
   }
 
+  /* -- exp: fdlibm's e_exp.c, the same bits as mkdocs_selfattn/portable_exp.py ----------- */
+
+  // Math.exp is whatever the browser ships; this is the core's exp, built from + - * / and
+  // exact powers of two only, so the page gives the build's bits. Constants as in fdlibm.
+  var EXP_OVERFLOW = 709.782712893384;
+  var EXP_UNDERFLOW = -745.1332191019411;
+  var LN2_HI = 0.6931471803691238;
+  var LN2_LO = 1.9082149292705877e-10;
+  var INV_LN2 = 1.4426950408889634;
+  var P1 = 0.16666666666666602;
+  var P2 = -0.0027777777777015593;
+  var P3 = 6.613756321437934e-5;
+  var P4 = -1.6533902205465252e-6;
+  var P5 = 4.1381367970572385e-8;
+  var TWO_M1000 = 9.332636185032189e-302;
+  // fdlibm tests the high word of |x|; these doubles are those tests' bounds.
+  var EXP_CHECK_RANGE = 709.7822265625;
+  var EXP_REDUCE = 0.3465735912322998;
+  var EXP_ONE_STEP = 1.0397205352783203;
+  var EXP_TINY = 3.725290298461914e-9;
+  var bitsView = new DataView(new ArrayBuffer(8));
+
+  function powerOfTwo(n) {
+    // 2**n exactly for integers -1022 <= n <= 1023, from the bits.
+    bitsView.setUint32(0, (n + 1023) << 20);
+    bitsView.setUint32(4, 0);
+    return bitsView.getFloat64(0);
+  }
+
+  function portableExp(x) {
+    if (x !== x) return x + x;
+    var size = Math.abs(x);
+    if (size >= EXP_CHECK_RANGE) {
+      if (size === Infinity) return x > 0 ? x : 0;
+      if (x > EXP_OVERFLOW) return Infinity;
+      if (x < EXP_UNDERFLOW) return 0;
+    }
+    var hi, lo, k, r;
+    if (size > EXP_REDUCE) {
+      if (size < EXP_ONE_STEP) {
+        if (x === 1) return Math.E; // as V8's port: fdlibm's steps give the next double up
+        if (x > 0) { hi = x - LN2_HI; lo = LN2_LO; k = 1; }
+        else { hi = x + LN2_HI; lo = -LN2_LO; k = -1; }
+      } else {
+        k = (INV_LN2 * x + (x > 0 ? 0.5 : -0.5)) | 0; // truncates, as C's (int) cast
+        hi = x - k * LN2_HI;
+        lo = k * LN2_LO;
+      }
+      r = hi - lo;
+    } else if (size < EXP_TINY) {
+      return 1 + x;
+    } else {
+      k = 0;
+      r = x;
+    }
+    var t = r * r;
+    var c = r - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
+    if (k === 0) return 1 - ((r * c) / (c - 2) - r);
+    var y = 1 - ((lo - (r * c) / (2 - c)) - hi);
+    if (k >= -1021) {
+      var half = k >> 1;
+      return y * powerOfTwo(half) * powerOfTwo(k - half);
+    }
+    return y * powerOfTwo(k + 1000) * TWO_M1000;
+  }
+
   /* -- the engine ------------------------------------------------------------------------ */
 
   function softmax(values, temperature) {
@@ -84,7 +151,7 @@
     for (i = 0; i < n; i++) {
       var d = values[i] - max;
       if (temperature !== 1) d /= temperature;
-      exps[i] = Math.exp(d);
+      exps[i] = portableExp(d);
     }
     var total = 0;
     for (i = 0; i < n; i++) total += exps[i];
@@ -536,6 +603,7 @@
   window.selfattnTry = {
     scan: scan,
     softmax: softmax,
+    exp: portableExp,
     project: project,
     computeGroup: computeGroup,
     formatRound: formatRound,
