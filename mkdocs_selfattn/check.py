@@ -26,6 +26,7 @@ from mkdocs.structure.nav import get_navigation
 from mkdocs.structure.pages import Page
 
 from mkdocs_selfattn.inline import InlineValue, find_inline_values
+from mkdocs_selfattn.inserted import run_to_guard
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.plugin import SelfAttnPlugin
 
@@ -190,6 +191,8 @@ def _check_page(page: Page, config: MkDocsConfig, files: Files, report: CheckRep
             found = find_inline_values(markdown)
             report.inline_values += sum(isinstance(item, InlineValue) for item in found)
         report.pages.add(name)
-        config.plugins.on_page_markdown(markdown, page=page, config=config, files=files)
+        expanded = config.plugins.on_page_markdown(markdown, page=page, config=config, files=files)
+        # Far enough into the conversion that blocks brought in by includes are seen.
+        run_to_guard(expanded, config)
     except (MkDocsException, OSError, UnicodeDecodeError) as exc:
         logging.getLogger("mkdocs").error("Error reading page '%s': %s", page.file.src_uri, exc)

@@ -233,6 +233,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         example = pipeline.load(_spec(args), _CommandLineFiles())
         result = example.result
+        for warning in result.warnings:  # the plugin's data checks: uneven targets
+            print(f"mkdocs-selfattn: warning: {warning}", file=sys.stderr)
         labels = Labels(dict(args.display))
         if args.format == "json":
             text = render_json(result)

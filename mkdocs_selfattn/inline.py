@@ -224,7 +224,9 @@ def inline_value(
             line=item.line,
         )
     if example is None:
-        known = ", ".join(sorted(examples)) or "none"
+        failed_ids = sorted(set(failed or {}) - set(examples))
+        ids = [*sorted(examples), *(f"{i} (failed)" for i in failed_ids)]
+        known = ", ".join(ids) or "none"
         hint = did_you_mean(item.example_id, [*examples, *(failed or {})])
         if unread:
             hint += (

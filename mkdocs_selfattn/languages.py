@@ -71,17 +71,25 @@ def localized_script(spec: ExampleSpec, resolver: _Resolves[F], language: str | 
     mkdocs-static-i18n localises files; else the script itself, which gets the language in
     ``SELFATTN_LANG``."""
     assert spec.script is not None
-    line = spec.line_of("script")
-    base = resolver.resolve(spec.script, "script", line)
+    return localized_file(spec.script, "script", spec.line_of("script"), resolver, language)
+
+
+def localized_file(
+    raw: str, key: str, line: int, resolver: _Resolves[F], language: str | None
+) -> F:
+    """``NAME.LANG.EXT`` beside ``NAME.EXT`` for a page in LANG (or its primary subtag), else
+    the file itself: the page computes from the file that mkdocs-static-i18n publishes (and so
+    links) for its language."""
+    base = resolver.resolve(raw, key, line)
     if not language:
         return base
-    head, dot, suffix = spec.script.rpartition(".")
+    head, dot, suffix = raw.rpartition(".")
     if not dot or "/" in suffix:
-        head, suffix = spec.script, ""
+        head, suffix = raw, ""
     for code in dict.fromkeys((language, primary(language))):
-        raw = f"{head}.{code}" + (f".{suffix}" if suffix else "")
+        name = f"{head}.{code}" + (f".{suffix}" if suffix else "")
         try:
-            candidate = resolver.resolve(raw, "script", line)
+            candidate = resolver.resolve(name, key, line)
         except BlockError:
             continue
         if candidate.path.is_file():

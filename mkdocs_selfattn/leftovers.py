@@ -109,3 +109,7 @@ def page_line(page: Rendering, lines: list[str], start: int) -> int | None:
         source = page.source.split("\n")
         return source.index(origin) + 1 if origin in source else None
     return None
+
+
+def is_guard(preprocessor: Preprocessor) -> bool:
+    return isinstance(preprocessor, _Guard)

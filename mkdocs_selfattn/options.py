@@ -92,6 +92,11 @@ def _text_list_problem(
 ) -> str | None:
     if not isinstance(value, Sequence) or isinstance(value, str):
         return f"expected a list of {what}, not {value!r}"
+    if not value:
+        # An empty list would quietly mean the defaults: say so instead of guessing.
+        return (
+            f"the list is empty; name at least one {one}, or leave the option out for the defaults"
+        )
     for position, item in enumerate(value, start=1):
         if not isinstance(item, str) or not item.strip():
             return f"item {position} is {item!r}; every item must be a non-empty {one} name"

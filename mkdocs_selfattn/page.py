@@ -28,7 +28,7 @@ from mkdocs_selfattn.markdown_scan import RawBlock, find_blocks
 from mkdocs_selfattn.page_memo import file_digest
 from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered, Resolver
 from mkdocs_selfattn.scheduler import PendingHtml
-from mkdocs_selfattn.shared import block_definition
+from mkdocs_selfattn.shared import SharedFileError, block_definition
 from mkdocs_selfattn.spec import BlockSpec, parse_block
 
 
@@ -83,10 +83,12 @@ def expand_page(
     resolver: Resolver,
     store: Store,
     language: str | None = None,
+    inserted: dict[str, int] | None = None,
 ) -> ExpandedPage:
     """Replace blocks and inline values; a broken one becomes a visible error, the rest renders.
 
     ``language`` is the page's: it picks labels keyed by language and the plugin's own words.
+    ``inserted``: ids of blocks an include brings in later (see :mod:`inserted`), which fail.
     """
     out = ExpandedPage(markdown=text)
     blocks = find_blocks(text)
@@ -126,6 +128,8 @@ def expand_page(
             out.problems.append(Problem(raw.start, message, once=message))
         rendered.append(pieces)
 
+    for example_id, line in (inserted or {}).items():
+        out.failed.setdefault(example_id, line)  # reported by the leftover guard, once
     lines = _fill_inline_values(text, out, store, skipped, language).split("\n")
     for example_id, count in skipped.items():
         if example_id in failed_problem:
@@ -192,7 +196,7 @@ def _problem(exc: SelfAttnError, spec: BlockSpec | BlockError, start: int) -> Pr
     # A located mistake inside a file is the file's, whichever block read it, and a script that
     # fails the same way for two blocks is one mistake too: once per build.
     in_file = isinstance(exc, DataError) and exc.line is not None and exc.key is None
-    once = str(exc) if in_file or isinstance(exc, ScriptError) else None
+    once = str(exc) if in_file or isinstance(exc, ScriptError | SharedFileError) else None
     detail = exc.diff if isinstance(exc, ScriptError) else None
     return Problem(line, str(exc), once=once, detail=detail)
 
@@ -276,7 +280,10 @@ def _render_block(
             f"id '{example_id}' is already used by a block above; give each example its own id",
             line=definition.line_of("id"),
         )
-    example = pipeline.load(definition, resolver, language)
+    try:
+        example = pipeline.load(definition, resolver, language)
+    except DataError as exc:
+        raise exc if shared is None else shared.located(exc) from None
     notes.shared_warnings += example.shared_warnings
     out.files.add(example.csv.path)
     out.data_files.add(example.csv.path)

@@ -26,7 +26,7 @@ from mkdocs_selfattn.jobs import (
     compute_payload,
     draw_chart,
 )
-from mkdocs_selfattn.languages import localized_script
+from mkdocs_selfattn.languages import localized_file, localized_script
 from mkdocs_selfattn.options import PIPELINE_OPTIONS
 from mkdocs_selfattn.render.chart import ChartStyle
 from mkdocs_selfattn.render.labels import Labels
@@ -175,8 +175,8 @@ class Pipeline:
             scheduler.chart_ahead(ckey, draw_chart, chart)
 
     def load(self, spec: ExampleSpec, resolver: Resolver, language: str | None = None) -> Example:
-        """``language``: the page's, for a localised script (see :func:`localized_script`)."""
-        csv_file = resolver.resolve(spec.csv, "csv", spec.line_of("csv"))
+        """``language``: the page's, for a localised CSV or script (see :func:`localized_file`)."""
+        csv_file = localized_file(spec.csv, "csv", spec.line_of("csv"), resolver, language)
         csv_bytes = read_bytes(csv_file, "csv")
         script_file = script_text = None
         if spec.script is not None:

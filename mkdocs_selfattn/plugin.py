@@ -22,7 +22,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from mkdocs_selfattn import try_assets
+from mkdocs_selfattn.build_log import build_log, held_log
 from mkdocs_selfattn.dirty import expire_changed
+from mkdocs_selfattn.inserted import inserted_ids
 from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
 from mkdocs_selfattn.lookahead import look_ahead, pages_of
 from mkdocs_selfattn.memo_store import MemoStore, fill_from_memo
@@ -128,6 +130,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def _page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        self._build_log = build_log(config)  # read by held_log
         if "selfattn" not in markdown:
             return markdown
         memos = self._memos
@@ -150,6 +153,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             resolver=resolver,
             store=slots.store,
             language=language,
+            inserted=inserted_ids(markdown, config),
         )
         self._report_problems(self.site.display(src_path), expanded.problems)
         self.used_files |= expanded.files
@@ -186,11 +190,12 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     # stops the build; a problem of a file or the site is logged once a build.
 
     def _report_problems(self, page_name: str, problems: list[Problem]) -> None:
+        once = held_log(self).once
         for problem in problems:
-            if problem.once is not None and problem.once in self._reported:
+            if problem.once is not None and problem.once in once:
                 continue  # logged for an earlier block; this one is only marked on its page
             if problem.once is not None:
-                self._reported.add(problem.once)
+                once.add(problem.once)
             self._report(page_name, problem.line, problem.lines)
             if problem.detail:
                 log.debug(
@@ -203,6 +208,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             message = f"{where}: selfattn: {text}"
             if self.config["on_error"] == "fail":
                 raise PluginError(message)
+            if not held_log(self).first_time(message):
+                continue  # another language's pass over the same page (mkdocs-static-i18n)
             log.warning(message)
             self.problems.append(message)
 

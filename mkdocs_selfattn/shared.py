@@ -16,14 +16,15 @@ Relative ``csv:`` and ``script:`` paths are relative to the shared file; ``/`` s
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
 import yaml
 
-from mkdocs_selfattn.errors import BlockError, DataError
+from mkdocs_selfattn.errors import BlockError, DataError, SelfAttnError, did_you_mean
 from mkdocs_selfattn.languages import localize_spec
 from mkdocs_selfattn.markdown_scan import RawBlock
 from mkdocs_selfattn.spec import VIEW_KEYS, BlockSpec, ExampleSpec, parse_block
@@ -40,6 +41,21 @@ class SharedExample:
     """The shared file itself (the page depends on its bytes)."""
     display: str
     data: bytes
+    key_lines: Mapping[str, int] = field(default_factory=dict)
+    """Where each key of the definition is, in the shared file."""
+
+    def located(self, exc: SelfAttnError) -> SelfAttnError:
+        """A mistake about a key of the shared definition is the shared file's: at that key's
+        line there, and (as :class:`SharedFileError`) reported once a build, not once a page."""
+        if isinstance(exc, DataError) and exc.key is not None and exc.key in self.key_lines:
+            where = f"{self.display}:{self.key_lines[exc.key]}"
+            return SharedFileError(f"in {where}: {exc}", line=None)
+        return exc
+
+
+class SharedFileError(BlockError):
+    """A mistake inside a shared examples file, located there: every page that reads the file
+    would report it, so the build logs it once."""
 
 
 def load_shared(raw: str, example_id: str, resolver: _Resolves, line: int) -> SharedExample:
@@ -58,8 +74,9 @@ def load_shared(raw: str, example_id: str, resolver: _Resolves, line: int) -> Sh
     entries = _entries(text, file.display)
     if example_id not in entries:
         known = ", ".join(sorted(entries)) or "none"
+        hint = did_you_mean(example_id, entries)
         raise BlockError(
-            f"'use: {example_id}': {file.display} defines no example '{example_id}'; "
+            f"'use: {example_id}': {file.display} defines no example '{example_id}'{hint}; "
             f"it defines: {known}",
             line=line,
         )
@@ -68,13 +85,16 @@ def load_shared(raw: str, example_id: str, resolver: _Resolves, line: int) -> Sh
         spec = parse_block(RawBlock(first, first, "", body))
     except BlockError as exc:
         where = f"{file.display}:{exc.line}" if exc.line else file.display
-        raise BlockError(f"in {where}: {exc}", line=line) from None
+        raise SharedFileError(f"in {where}: {exc}", line=line) from None
     if spec.example is None:
-        raise BlockError(f"in {file.display}: example '{example_id}' has no 'csv'", line=line)
+        raise SharedFileError(
+            f"in {file.display}:{first}: example '{example_id}' has no 'csv'", line=line
+        )
     extra = [k for k in VIEW_KEYS if k in _top_keys(body)]
     if extra:
-        raise BlockError(
-            f"in {file.display}: example '{example_id}' sets '{extra[0]}', a view key; "
+        where = f"{file.display}:{spec.example.line_of(extra[0])}"
+        raise SharedFileError(
+            f"in {where}: example '{example_id}' sets '{extra[0]}', a view key; "
             "put view keys on the page's block",
             line=line,
         )
@@ -87,7 +107,8 @@ def load_shared(raw: str, example_id: str, resolver: _Resolves, line: int) -> Sh
         script=None if spec.example.script is None else _beside(base, spec.example.script),
         key_lines=MappingProxyType({}),
     )
-    return SharedExample(example, Path(file.path), file.display, data)
+    key_lines = dict(spec.example.key_lines)
+    return SharedExample(example, Path(file.path), file.display, data, key_lines)
 
 
 def _beside(base: str, raw: str) -> str:

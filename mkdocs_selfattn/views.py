@@ -103,8 +103,12 @@ def chart_view(
     number_format = _number_format(pipeline, view)
     if not pipeline.settings.draw_charts:
         from mkdocs_selfattn.render.chart import chart_words
+        from mkdocs_selfattn.render.glyphs import glyph_message, missing_glyphs
 
-        chart_words(example.labels, example.result, number_format, view.text, view.title)
+        texts = chart_words(example.labels, example.result, number_format, view.text, view.title)
+        missing = missing_glyphs(texts, pipeline.settings.chart.fonts)
+        if missing:
+            out.warnings.append(glyph_message(missing))
         return ("late", '<div class="selfattn-chart-box"></div>')
     style = pipeline.settings.chart
     cache = pipeline.cache
@@ -131,11 +135,9 @@ def chart_view(
 
 def _chart_html(svg: str, missing: list[str], warnings: list[str]) -> str:
     if missing:
-        warnings.append(
-            "the chart font has no glyph for "
-            + " ".join(missing)
-            + "; install a CJK font (Debian: fonts-noto-cjk) or list one in 'chart_fonts'"
-        )
+        from mkdocs_selfattn.render.glyphs import glyph_message
+
+        warnings.append(glyph_message(missing))
     return f'<div class="selfattn-chart-box">{svg}</div>'
 
 

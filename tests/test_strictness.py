@@ -90,6 +90,17 @@ BAD_OPTIONS = [
     ("chart_colors", ["#2563eb", "bleu"], "item 2: 'bleu' is not a colour matplotlib knows"),
     ("chart_colors", [" tab:blue"], "is not a colour matplotlib knows"),
     ("chart_fonts", ["DejaVu Sans", " "], "non-empty font family"),
+    (
+        "chart_colors",
+        [],
+        "the list is empty; name at least one colour, or leave the option out for the defaults",
+    ),
+    (
+        "chart_fonts",
+        [],
+        "the list is empty; name at least one font family, or leave the option out for the "
+        "defaults",
+    ),
 ]
 
 

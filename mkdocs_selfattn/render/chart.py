@@ -82,7 +82,7 @@ def render_chart(
         "svg.hashsalt": "mkdocs-selfattn",
         # Explicit families, not "sans-serif": only an explicit list gets per-glyph fallback,
         # so Latin text keeps DejaVu Sans while CJK falls through to a CJK font.
-        "font.family": _installed(style.fonts),
+        "font.family": installed_families(style.fonts),
         "font.size": 10,
         "axes.edgecolor": _SENTINEL,
         "axes.labelcolor": _SENTINEL,
@@ -152,7 +152,7 @@ class _PrintableLabels(Labels):
         return _printable(super().__call__(token, index))
 
 
-def _installed(families: Sequence[str]) -> list[str]:
+def installed_families(families: Sequence[str]) -> list[str]:
     """The families matplotlib can find, in order (unknown names would only log noise)."""
     from matplotlib import font_manager
 
