@@ -27,7 +27,7 @@ from mkdocs_selfattn.candidate_table import (
 )
 from mkdocs_selfattn.csv_diagnose import BOM, diagnose, without_bom
 from mkdocs_selfattn.csv_encode import encode
-from mkdocs_selfattn.errors import DataError, closest
+from mkdocs_selfattn.errors import DataError, did_you_mean_each
 
 _BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
 
@@ -185,7 +185,8 @@ def _vector_columns(
     if missing:
         raise DataError(
             source,
-            f"missing column(s) {', '.join(repr(m) for m in missing)}; the header has "
+            f"missing column(s) {', '.join(repr(m) for m in missing)}"
+            f"{did_you_mean_each(missing, header)}; the header has "
             f"{', '.join(header)} (map other names with the 'columns' option)",
             line=1,
         )
@@ -196,7 +197,7 @@ def _vector_columns(
             raise DataError(
                 source,
                 f"vector column(s) {', '.join(repr(u) for u in unknown)} not in the header"
-                f"{_suggest(unknown[0], header)}; the header has {', '.join(header)}",
+                f"{did_you_mean_each(unknown, header)}; the header has {', '.join(header)}",
                 line=1,
                 key="vectors",
             )
@@ -308,8 +309,3 @@ def _int_column(arrow: Any, name: str) -> IntArray | None:
     if column.null_count:
         return None
     return np.ascontiguousarray(column.to_numpy(), dtype=np.int64)
-
-
-def _suggest(text: str, options: Sequence[str]) -> str:
-    match = closest(text, options)
-    return f" (did you mean {match!r}?)" if match else ""

@@ -7,6 +7,7 @@ the one document a page shows, on numpy arrays, and name the file lines of both 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,23 +19,57 @@ if TYPE_CHECKING:
     from mkdocs_selfattn.candidate_table import CandidateTable, IntArray
 
 
+@dataclass(frozen=True)
+class DataProblems:
+    """What the checks found in one document: the refusals a page would fail on, and the
+    warnings it would log. Commands that only look at a file (``inspect``) list them all."""
+
+    errors: tuple[DataError, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
 def check_document(results: AttentionResults, document: str) -> tuple[str, ...]:
     """Raise on a candidate named twice in a group or with two vectors in one document; return
     a warning for each target whose candidates differ from the document's first target's."""
+    problems = find_problems(results, document)
+    if problems.errors:
+        raise problems.errors[0]
+    return problems.warnings
+
+
+def document_problems(table: CandidateTable, document: str) -> DataProblems:
+    """The checks a page applies, on ``document``'s rows of a whole file, without raising."""
+    from mkdocs_selfattn.attention import compute
+
+    doc_code = table.documents.index(document)
+    return find_problems(compute(table.subset(table.document_codes == doc_code)), document)
+
+
+def find_problems(results: AttentionResults, document: str) -> DataProblems:
+    """Every kind of mistake once (its first rows), in the order a page reports them."""
     from mkdocs_selfattn.row_keys import combine, first_appearance_codes
 
     table = results.table
     if table.n_rows == 0:
-        return ()
+        return DataProblems()
     keys = table.candidate_codes.astype(np.int64)
     if table.candidate_index is not None:
         keys = combine(keys, table.candidate_index)
     candidate = first_appearance_codes(keys)
     group = np.empty(table.n_rows, dtype=np.int64)
     group[results.order] = np.repeat(np.arange(results.n_groups, dtype=np.int64), results.sizes)
-    _refuse_repeats(results, document, group, candidate)
-    _refuse_two_vectors(results, document, group, candidate)
-    return _uneven_targets(results, document, group, candidate)
+    errors = [
+        error
+        for error in (
+            _repeat(results, document, group, candidate),
+            _two_vectors(results, document, group, candidate),
+        )
+        if error is not None
+    ]
+    if errors:
+        # Uneven targets are judged on sets, which repeats make meaningless.
+        return DataProblems(tuple(errors))
+    return DataProblems((), _uneven_targets(results, document, group, candidate))
 
 
 def _first_rows(keys: IntArray) -> IntArray:
@@ -51,14 +86,14 @@ def _first_rows(keys: IntArray) -> IntArray:
     return np.flatnonzero(is_first)[codes]
 
 
-def _refuse_repeats(
+def _repeat(
     results: AttentionResults, document: str, group: IntArray, candidate: IntArray
-) -> None:
+) -> DataError | None:
     table = results.table
     first = _first_rows(group * (int(candidate.max()) + 1) + candidate)
     again = np.flatnonzero(first != np.arange(table.n_rows))
     if not again.size:
-        return
+        return None
     row = int(again[0])
     earlier = int(first[row])
     hint = (
@@ -66,7 +101,7 @@ def _refuse_repeats(
         if table.candidate_index is not None
         else " (if the token occurs at two positions, add target_index and candidate_index columns)"
     )
-    raise DataError(
+    return DataError(
         table.source,
         f"candidate {_name(table, row)} appears twice for target {_target(results, group, row)} "
         f"of document {document!r} (lines {table.line_of(earlier)} and {table.line_of(row)}); "
@@ -75,17 +110,17 @@ def _refuse_repeats(
     )
 
 
-def _refuse_two_vectors(
+def _two_vectors(
     results: AttentionResults, document: str, group: IntArray, candidate: IntArray
-) -> None:
+) -> DataError | None:
     table = results.table
     first = _first_rows(candidate)
     differs = np.flatnonzero(np.any(table.vectors != table.vectors[first], axis=1))
     if not differs.size:
-        return
+        return None
     row = int(differs[0])
     earlier = int(first[row])
-    raise DataError(
+    return DataError(
         table.source,
         f"candidate {_name(table, row)} of document {document!r} has the vector "
         f"{_vector(table, row)} here (target {_target(results, group, row)}) but "

@@ -9,7 +9,7 @@ import numpy as np
 
 from mkdocs_selfattn.attention import AttentionResults, compute
 from mkdocs_selfattn.candidate_table import CandidateTable
-from mkdocs_selfattn.errors import DataError, closest
+from mkdocs_selfattn.errors import DataError, did_you_mean, did_you_mean_each
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 
 
@@ -30,7 +30,7 @@ def compute_document(
     if document not in table.documents:
         raise DataError(
             table.source,
-            f"document {document!r} not found{_did_you_mean(document, table.documents)}; "
+            f"document {document!r} not found{did_you_mean(document, table.documents)}; "
             f"the file has {_listing(table.documents)}",
             key="document",
         )
@@ -84,7 +84,7 @@ def _wanted_targets(
         raise DataError(
             part.source,
             f"target(s) {', '.join(repr(m) for m in missing)} not found in document "
-            f"{document!r}{_did_you_mean(missing[0], known)}; its targets are {_listing(known)}",
+            f"{document!r}{did_you_mean_each(missing, known)}; its targets are {_listing(known)}",
             key="targets",
         )
     return wanted
@@ -96,13 +96,21 @@ def _check_groups(part: CandidateTable, document: str, groups: Mapping[str, Sequ
     in_order = [part.candidates[c] for c in np.unique(part.candidate_codes)]
     candidate_tokens = set(in_order)
     for name, members in groups.items():
-        absent = [m for m in members if m not in candidate_tokens]
-        if absent:
+        twice = [m for i, m in enumerate(members) if m in members[:i]]
+        if twice:
             raise DataError(
                 part.source,
-                f"group {name!r} names {', '.join(repr(a) for a in absent)}, which is not a "
-                f"candidate of document {document!r}{_did_you_mean(absent[0], in_order)}; its "
-                f"candidates are {_listing(in_order)}",
+                f"group {name!r} names {twice[0]!r} twice; list each candidate once",
+                key="groups",
+            )
+        absent = list(dict.fromkeys(m for m in members if m not in candidate_tokens))
+        if absent:
+            named = ", ".join(repr(a) for a in absent)
+            which = "which is not a candidate" if len(absent) == 1 else "which are not candidates"
+            raise DataError(
+                part.source,
+                f"group {name!r} names {named}, {which} of document {document!r}"
+                f"{did_you_mean_each(absent, in_order)}; its candidates are {_listing(in_order)}",
                 key="groups",
             )
 
@@ -145,11 +153,6 @@ def _target_result(
 def _group_weight(candidates: Sequence[CandidateResult], members: set[str]) -> float:
     # Summed left to right like the chapter's script, so both print the same rounded value.
     return float(sum(c.weight for c in candidates if c.token in members))
-
-
-def _did_you_mean(text: str, options: Sequence[str]) -> str:
-    match = closest(text, options)
-    return f" (did you mean {match!r}?)" if match else ""
 
 
 def _listing(values: Sequence[str], limit: int = 20) -> str:

@@ -6,7 +6,7 @@ so a page author and a CI log both get one line, never a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 
@@ -94,10 +94,22 @@ class ScriptError(SelfAttnError):
 
 def close_matches(text: str, options: Iterable[str], n: int = 1) -> list[str]:
     """The ``n`` options most like ``text``: the one "did you mean" of every message (keys, ids,
-    files, columns, candidates), so all of them suggest alike."""
+    files, columns, candidates), so all of them suggest alike.
+
+    Case is ignored (``Big`` finds ``big``), and an option equal but for case comes first: a
+    shift-key slip is the likeliest mistake of all.
+    """
     import difflib
 
-    return difflib.get_close_matches(text, list(dict.fromkeys(options)), n=n, cutoff=0.6)
+    unique = list(dict.fromkeys(options))
+    folded: dict[str, str] = {}
+    for option in unique:
+        folded.setdefault(option.casefold(), option)
+    key = text.casefold()
+    found = difflib.get_close_matches(key, list(folded), n=n, cutoff=0.6)
+    if key in folded and key not in found[:1]:
+        found = [key, *[f for f in found if f != key]][:n]
+    return [folded[f] for f in found]
 
 
 def closest(text: str, options: Iterable[str]) -> str | None:
@@ -107,6 +119,20 @@ def closest(text: str, options: Iterable[str]) -> str | None:
 
 
 def did_you_mean(text: str, options: Iterable[str]) -> str:
-    """``; did you mean 'x'?`` for the closest of ``options``, or nothing."""
+    """`` (did you mean 'x'?)`` for the closest of ``options``, or nothing.
+
+    Parenthesised so it reads right wherever a message goes on (``…; ids: a, b``) or ends.
+    """
     match = closest(text, options)
-    return f"; did you mean '{match}'?" if match else ""
+    return f" (did you mean '{match}'?)" if match else ""
+
+
+def did_you_mean_each(texts: Sequence[str], options: Iterable[str]) -> str:
+    """Like :func:`did_you_mean` for several wrong names: `` (did you mean 'big' for 'Big',
+    'cup' for 'cop'?)``, naming only those with a close option."""
+    if len(texts) == 1:
+        return did_you_mean(texts[0], options)
+    known = list(options)
+    pairs = [(closest(t, known), t) for t in texts]
+    shown = [f"'{match}' for '{t}'" for match, t in pairs if match]
+    return f" (did you mean {', '.join(shown)}?)" if shown else ""

@@ -10,12 +10,13 @@ import csv
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import yaml
 
 from mkdocs_selfattn.candidate_table import CandidateTable, ColumnMap
 from mkdocs_selfattn.csv_read import read_table
+from mkdocs_selfattn.data_checks import DataProblems, document_problems
 
 _ID = re.compile(r"^[A-Za-z_][\w-]*$")
 
@@ -47,13 +48,24 @@ class CsvContents:
     header: tuple[str, ...]
     vectors: tuple[str, ...] | None = None
     """Set when the block must name its vector columns (some other column is text)."""
+    problems: Mapping[str, DataProblems] = field(default_factory=dict)
+    """Per document, the data mistakes a page showing it would refuse or warn about."""
+
+    @property
+    def has_errors(self) -> bool:
+        """True when a page showing some document of the file would fail."""
+        return any(p.errors for p in self.problems.values())
 
 
 def inspect_csv(path: str, columns: Mapping[str, str]) -> CsvContents:
     mapping = ColumnMap.from_mapping(columns, source=path)
     header, vectors = _header_and_vectors(path, mapping)
     table = read_table(path, columns=mapping, vectors=vectors)
-    return CsvContents(path, table.n_rows, dict(columns), table, _documents(table), header, vectors)
+    documents = _documents(table)
+    problems = {doc.name: document_problems(table, doc.name) for doc in documents}
+    return CsvContents(
+        path, table.n_rows, dict(columns), table, documents, header, vectors, problems
+    )
 
 
 def _header_and_vectors(
@@ -98,9 +110,8 @@ def _documents(table: CandidateTable) -> tuple[Document, ...]:
         tokens[target] = table.targets[int(table.target_codes[row])]
         candidate = _token(table, row, target=False)
         rows[doc] = rows.get(doc, 0) + 1
-        listed = order.setdefault(doc, {}).setdefault(target, [])
-        if candidate not in listed:
-            listed.append(candidate)
+        # Every row as it is: a repeated candidate shows twice (and is reported), never merged.
+        order.setdefault(doc, {}).setdefault(target, []).append(candidate)
     return tuple(
         Document(
             doc,
@@ -140,6 +151,9 @@ def describe(contents: CsvContents) -> str:
         lines += ["", f"document {doc.name} ({_count(doc.rows, 'row')})"]
         for target in doc.targets:
             lines.append(f"  target {target.name}: " + ", ".join(target.candidates))
+        problems = contents.problems.get(doc.name, DataProblems())
+        lines += [f"  error: {error}" for error in problems.errors]
+        lines += [f"  warning: {warning}" for warning in problems.warnings]
     lines += ["", "A block for the first document (csv: the path from the page to this file):", ""]
     lines += suggested_block(contents)
     return "\n".join(lines) + "\n"

@@ -9,12 +9,14 @@ plugin's own words in L (English where L has none), and the default chart title.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol, TypeVar
 
+from mkdocs_selfattn.block_yaml import kind, preview
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.words import primary
 from mkdocs_selfattn.spec import ExampleSpec, ViewOptions
@@ -33,6 +35,27 @@ class _Resolves(Protocol[F]):
 
 
 T = TypeVar("T")
+
+_LANGUAGE_CODE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
+"""A BCP 47 style code as sites write them: ``en``, ``zh-Hans``, ``pt_BR``, ``zh-Hant-TW``."""
+
+
+def language_problem(value: object, key: str = "selfattn_language") -> str | None:
+    """Why a page's ``key`` front matter is not a language code, or None when it is one.
+
+    A wrong value would quietly give the page English words and the default labels; the
+    adapter logs this (naming the page and the front matter) and then ignores the value.
+    """
+    if isinstance(value, str) and _LANGUAGE_CODE.match(value.strip()):
+        return None
+    if isinstance(value, str) or value is None:
+        shown = repr(value) if value is not None else "nothing"
+    else:
+        shown = f"{kind(value)} {preview(value)}"
+    return (
+        f"front matter '{key}': {shown} is not a language code; write one such as "
+        f"'en', 'ko' or 'zh-Hans' (until then the page is in the site's language)"
+    )
 
 
 def pick(by_language: Mapping[str, T], language: str | None) -> T | None:

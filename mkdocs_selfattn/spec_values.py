@@ -151,7 +151,15 @@ def groups(r: Reader, key: str, value: Any) -> Fields:
             raise r.fail(key, f"group name {name_text!r} must be a simple name")
         if isinstance(members, str) or not isinstance(members, list) or not members:
             raise r.fail(key, f"group {name_text!r} needs a list of candidate tokens")
-        groups[name_text] = tuple(r.text(key, m, "token text") for m in members)
+        tokens = tuple(r.text(key, m, "token text") for m in members)
+        twice = [m for i, m in enumerate(tokens) if m in tokens[:i]]
+        if twice:
+            # A script summing the list would count that weight twice: refuse, never dedupe.
+            raise r.fail(
+                key,
+                f"group {name_text!r} names {twice[0]!r} twice; list each candidate once",
+            )
+        groups[name_text] = tokens
     return {key: MappingProxyType(groups)}
 
 

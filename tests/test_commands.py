@@ -128,6 +128,20 @@ def test_inspect_errors_are_one_line(tmp_path: Path) -> None:
     assert "--column role 'doc' is unknown" in bad_role.stderr
 
 
+def test_inspect_lists_data_mistakes_and_suggests_columns(tmp_path: Path) -> None:
+    header = "sentence,target_token,candidate_token,candidate_role,v,score\n"
+    rows = "d,t,a,r,1,1\nd,t,b,r,2,2\nd,t,a,r,1,1\n"
+    (tmp_path / "dup.csv").write_text(header + rows, encoding="utf-8")
+    done = cli("inspect", "dup.csv", "--columns", "document=sentence", cwd=tmp_path)
+    assert "  target t: a, b, a\n  error: dup.csv:4: candidate 'a' appears twice" in done.stdout
+    typo = cli("inspect", "dup.csv", "--columns", "document=sentenc", cwd=tmp_path)
+    assert typo.returncode == 1
+    assert typo.stderr.startswith(
+        "mkdocs-selfattn: error: dup.csv:1: missing column(s) 'sentenc' (did you mean "
+        "'sentence'?); the header has sentence, "
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # new
 

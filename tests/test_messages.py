@@ -194,10 +194,10 @@ def test_use_of_an_unknown_id_suggests_the_close_one(tmp_path: Path) -> None:
     )
     out = _expand(tmp_path, page, {"data.csv": TWO_TARGETS})
     assert [p.message for p in out.problems] == [
-        "'use: feard' names no example defined above; did you mean 'feared'?; "
+        "'use: feard' names no example defined above (did you mean 'feared'?); "
         "ids on this page: feared",
-        "inline value 'fearde top': no example with id 'fearde' on this page; "
-        "did you mean 'feared'?; ids: feared",
+        "inline value 'fearde top': no example with id 'fearde' on this page "
+        "(did you mean 'feared'?); ids: feared",
     ]
 
 
@@ -358,8 +358,8 @@ def test_a_target_label_never_answers_for_another_target(tmp_path: Path) -> None
 def test_labels_read_by_candidates_are_suggested(tmp_path: Path) -> None:
     example = _example(tmp_path, TWO_TARGETS, "display: {c: cherry}\n")
     assert _inline_error(example, "weight t chery") == (
-        "inline value 'ex weight': 'chery' is not a candidate of target 't'; did you mean "
-        "'cherry'?; candidates: a, b, c"
+        "inline value 'ex weight': 'chery' is not a candidate of target 't' (did you mean "
+        "'cherry'?); candidates: a, b, c"
     )
 
 
@@ -434,8 +434,8 @@ def test_a_label_in_targets_points_at_its_token(tmp_path: Path) -> None:
     assert [(p.line, p.message) for p in out.problems] == [
         (
             5,
-            "docs/data.csv: target(s) 'T' not found in document 'm'; its targets are 't', 'u'; "
-            "'T' is the display label of 't': write the CSV token",
+            "docs/data.csv: target(s) 'T' not found in document 'm' (did you mean 't'?); its "
+            "targets are 't', 'u'; 'T' is the display label of 't': write the CSV token",
         )
     ]
 

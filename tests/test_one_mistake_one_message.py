@@ -156,7 +156,7 @@ def test_a_fallback_page_says_its_mistake_once_in_build_and_check(tmp_path: Path
     )
     message = (
         "docs/index.md:10: selfattn: inline value 'big weight': 'trophe' is not a candidate of "
-        "target 'it'; did you mean 'trophy'?; candidates: trophy, fit, suitcase, it, big"
+        "target 'it' (did you mean 'trophy'?); candidates: trophy, fit, suitcase, it, big"
     )
     assert build(root) == (0, [message])
     code, out = check(root)
@@ -216,8 +216,8 @@ def test_a_mistake_in_a_shared_file_is_one_message_at_its_line_there(tmp_path: P
 def test_use_of_a_shared_id_gets_a_did_you_mean(tmp_path: Path) -> None:
     root = _shared_book(tmp_path, SHARED.replace("bgi", "big"), {"en": "bgi"})
     message = (
-        "docs/en/index.md:3: selfattn: 'use: bgi': docs/ex/shared.yml defines no example 'bgi'; "
-        "did you mean 'big'?; it defines: big"
+        "docs/en/index.md:3: selfattn: 'use: bgi': docs/ex/shared.yml defines no example 'bgi' "
+        "(did you mean 'big'?); it defines: big"
     )
     code, lines = build(root)
     assert (code, lines) == (0, [message])
@@ -241,7 +241,7 @@ def test_an_unknown_inline_id_lists_the_failed_ones(tmp_path: Path) -> None:
     _, lines = build(root)
     assert lines[-1] == (
         "docs/index.md:17: selfattn: inline value 'onee weight': no example with id 'onee' on "
-        "this page; did you mean 'one'?; ids: one (failed), two (failed)"
+        "this page (did you mean 'one'?); ids: one (failed), two (failed)"
     )
 
 

@@ -17,7 +17,8 @@ class Labels:
     A token that occurs at several positions ("the animal … the road") is shown with its position
     (``the@5``), so readers can tell the candidates apart. A label that would read like another
     token of the same example (two tokens given one label, or a label equal to another token) is
-    shown with its token, ``label (token)``: one name on a figure must mean one token.
+    shown with its token, ``label (token)``: one name on a figure must mean one token. Group
+    names count as tokens here: a group labelled like a candidate reads ``label (group)``.
     """
 
     display: Mapping[str, str] = field(default_factory=dict)
@@ -54,8 +55,9 @@ class Labels:
                 if cand.index is not None:
                     positions.setdefault(cand.token, set()).add(cand.index)
         repeated = frozenset(token for token, seen in positions.items() if len(seen) > 1)
-        # A label reads as another token when it is that token's name or its label.
-        tokens = positions.keys() | _tokens(result)
+        # A label reads as another token (or group) when it is that one's name or its label;
+        # group rows and captions sit beside candidates, so groups share the names.
+        tokens = positions.keys() | _tokens(result) | _groups(result)
         named: dict[str, set[str]] = {}
         for token in tokens:
             named.setdefault(token, set()).add(token)
@@ -73,6 +75,10 @@ def _tokens(result: DocumentResult) -> set[str]:
     for target in result.targets:
         found.update(cand.token for cand in target.candidates)
     return found
+
+
+def _groups(result: DocumentResult) -> set[str]:
+    return {name for target in result.targets for name, _ in target.groups}
 
 
 def py_round(value: float, digits: int = 3) -> str:

@@ -7,6 +7,7 @@ script whose printout the build checks against the core.
 
 from __future__ import annotations
 
+import shlex
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -42,6 +43,12 @@ def write_starter(folder: str | Path) -> list[Path]:
             "name a folder you can create"
         ) from None
     return written
+
+
+def next_step(folder: str | Path) -> str:
+    """The line ``new`` ends with: a command the author can paste as it stands, so a folder
+    with spaces or quotes in its name is quoted for the shell."""
+    return f"next: cd {shlex.quote(str(folder))} && mkdocs serve"
 
 
 def _template_files(folder: Traversable, prefix: str) -> list[tuple[str, Traversable]]:
