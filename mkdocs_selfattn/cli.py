@@ -230,7 +230,7 @@ def _run(args: argparse.Namespace) -> int:
     from mkdocs_selfattn.pipeline import Pipeline, Settings
     from mkdocs_selfattn.spec import ViewOptions
 
-    pipeline = Pipeline(Settings(run_scripts=False, mermaid=None), Cache(None))
+    pipeline = Pipeline(Settings(scripts=False, mermaid=None), Cache(None))
     try:
         example = pipeline.load(_spec(args), _CommandLineFiles())
         result = example.result

@@ -9,12 +9,25 @@ is then true), while pages whose inputs did not change are still skipped.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import File
+
+    from mkdocs_selfattn.memo_store import MemoStore
+
+log = logging.getLogger("mkdocs.plugins.selfattn")
+
+
+def expire_changed(pages: Iterable[File], memos: MemoStore, config: MkDocsConfig) -> None:
+    """Under ``--dirty``: rebuild the pages whose memo no longer holds (their inputs changed)."""
+    expired = expire_stale_pages(pages, lambda file: memos.page_holds(file, config))
+    memos.forget_digests()  # as after the look-ahead: pages hash their inputs again
+    log.debug("selfattn: --dirty: rebuilding %s (inputs changed)", expired)
 
 
 def expire_stale_pages(pages: Iterable[File], current: Callable[[File], bool]) -> list[str]:

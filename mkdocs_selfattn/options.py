@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
@@ -130,6 +131,18 @@ def chart_fonts_problem(value: object) -> str | None:
     return _text_list_problem(value, "font families", "font family", lambda font: None)
 
 
+def _or_none(value: Any) -> Any:
+    return value or None  # the extension's "" means the default, as MkDocs' None does
+
+
+def _colors(value: Any) -> tuple[str, ...]:
+    return tuple(value) or DEFAULT_COLORS
+
+
+def _fonts(value: Any) -> tuple[str, ...]:
+    return tuple(value) or DEFAULT_FONTS
+
+
 @dataclass(frozen=True)
 class SiteOption:
     """One site option: its default, what it is for, and its rule (a check or choices)."""
@@ -147,6 +160,8 @@ class SiteOption:
     """Offered by the Python-Markdown extension too."""
     extension_default: object = _SAME
     """Where the extension's default differs (Python-Markdown parses a None default as a bool)."""
+    setting: Callable[[Any], Any] | None = None
+    """Read by the pipeline as ``settings.NAME``, converted so; None: the adapter's alone."""
 
     def default_for_extension(self) -> object:
         return self.default if self.extension_default is _SAME else self.extension_default
@@ -168,6 +183,7 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         "core's printout and say the script was not run).",
         kind=bool,
         shapes_pages=True,
+        setting=bool,
     ),
     SiteOption(
         "script_timeout",
@@ -176,6 +192,7 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         check=script_timeout_problem,
         shapes_pages=True,
         extension_default=30.0,
+        setting=float,
     ),
     SiteOption(
         "number_format",
@@ -184,6 +201,7 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         check=number_format_problem,
         shapes_pages=True,
         extension_default="",
+        setting=_or_none,
     ),
     SiteOption(
         "chart_width",
@@ -191,9 +209,15 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         "Chart width in inches (the SVG scales to the page; this sets proportions and text size).",
         check=chart_size_problem,
         shapes_pages=True,
+        setting=float,
     ),
     SiteOption(
-        "chart_height", 3.6, "Chart height in inches.", check=chart_size_problem, shapes_pages=True
+        "chart_height",
+        3.6,
+        "Chart height in inches.",
+        check=chart_size_problem,
+        shapes_pages=True,
+        setting=float,
     ),
     SiteOption(
         "chart_colors",
@@ -201,6 +225,7 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         "Bar colours, one per target; pick colours readable on light and dark backgrounds.",
         check=chart_colors_problem,
         shapes_pages=True,
+        setting=_colors,
     ),
     SiteOption(
         "chart_fonts",
@@ -208,6 +233,7 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         "Font families tried in order for chart text; include one with CJK glyphs.",
         check=chart_fonts_problem,
         shapes_pages=True,
+        setting=_fonts,
     ),
     SiteOption(
         "on_error",
@@ -231,6 +257,7 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         kind=bool,
         shapes_pages=True,
         extension=False,
+        setting=bool,
     ),
     SiteOption(
         "mermaid_js",
@@ -243,6 +270,11 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
 )
 """Every site option, declared once: the MkDocs config (:mod:`plugin_options`), the extension's
 config and the pipeline's :class:`~mkdocs_selfattn.pipeline.Settings` are derived from it."""
+
+PIPELINE_OPTIONS: Mapping[str, SiteOption] = MappingProxyType(
+    {option.name: option for option in SITE_OPTIONS if option.setting is not None}
+)
+"""The options :class:`~mkdocs_selfattn.pipeline.Settings` holds."""
 
 PAGE_SHAPING = tuple(option.name for option in SITE_OPTIONS if option.shapes_pages)
 """Options in every page memo's key (the rest change no page's bytes)."""
@@ -269,20 +301,10 @@ def pipeline_settings(
     """The pipeline's settings from checked option values (imported late: a warm build served
     from page memos never loads the pipeline)."""
     from mkdocs_selfattn.pipeline import Settings
-    from mkdocs_selfattn.render.chart import ChartStyle
 
     return Settings(
-        number_format=values.get("number_format") or None,
-        chart=ChartStyle(
-            width=float(values["chart_width"]),
-            height=float(values["chart_height"]),
-            colors=tuple(values["chart_colors"]) or DEFAULT_COLORS,
-            fonts=tuple(values["chart_fonts"]) or DEFAULT_FONTS,
-        ),
-        run_scripts=bool(values["scripts"]),
-        script_timeout=float(values["script_timeout"]),
         draw_charts=draw_charts,
         mermaid_fence=mermaid_fence,
-        mixed_candidates=bool(values.get("mixed_candidates", False)),
         mermaid=mermaid,
+        **{name: values[name] for name in PIPELINE_OPTIONS if name in values},
     )

@@ -9,9 +9,11 @@ results the look-ahead sent to a worker are taken from it and charts are drawn t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from types import MappingProxyType
+from typing import Any, Protocol
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.block_errors import mismatch, read_bytes, read_text, with_label_hint
@@ -25,12 +27,13 @@ from mkdocs_selfattn.jobs import (
     draw_chart,
 )
 from mkdocs_selfattn.languages import localized_file, localized_script
+from mkdocs_selfattn.options import PIPELINE_OPTIONS
 from mkdocs_selfattn.render.chart import ChartStyle
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.results import DocumentResult, result_from_dict, result_payload
 from mkdocs_selfattn.scheduler import PendingHtml, Scheduler
-from mkdocs_selfattn.spec import ExampleSpec, ViewOptions
+from mkdocs_selfattn.spec import NUMBER_KEYS, ExampleSpec, ViewOptions
 from mkdocs_selfattn.views import VIEWS, cached_chart, chart_key, chart_text
 
 
@@ -51,23 +54,48 @@ class Resolver(Protocol):
     def resolve(self, raw: str, key: str, line: int) -> ResolvedFile: ...
 
 
-@dataclass(frozen=True)
 class Settings:
-    """Site-wide choices that change what views look like (all part of cache keys)."""
+    """Site-wide choices that change what views look like (all part of cache keys): every site
+    option whose row in :data:`~mkdocs_selfattn.options.SITE_OPTIONS` has a ``setting``, read as
+    ``settings.NAME``, and what the adapter found out about the site."""
 
-    number_format: str | None = None
-    chart: ChartStyle = field(default_factory=ChartStyle)
-    run_scripts: bool = True
-    script_timeout: float = 30.0
-    draw_charts: bool = True
-    """Off for ``mkdocs-selfattn check``: chart views are still checked, but nothing is drawn."""
-    mermaid_fence: bool = True
-    """Whether the site renders ``mermaid`` fences (MkDocs: a superfences custom fence)."""
-    mixed_candidates: bool = False
-    """Allow targets of one document to re-read different candidates (else a warning)."""
-    mermaid: tuple[str, str] | None = ("pre", "mermaid")
-    """How the site's superfences writes a mermaid fence, (element, class), so the view can be
-    that HTML (kept out of the search index); None: a site formatter of its own, so a fence."""
+    def __init__(
+        self,
+        *,
+        draw_charts: bool = True,
+        mermaid_fence: bool = True,
+        mermaid: tuple[str, str] | None = ("pre", "mermaid"),
+        **options: Any,
+    ) -> None:
+        unknown = sorted(set(options) - set(PIPELINE_OPTIONS))
+        if unknown:
+            raise TypeError(f"not an option the pipeline reads: {', '.join(unknown)}")
+        self.options: Mapping[str, Any] = MappingProxyType(
+            {
+                name: option.setting(options.get(name, option.default))
+                for name, option in PIPELINE_OPTIONS.items()
+                if option.setting is not None
+            }
+        )
+        self.draw_charts = draw_charts
+        """Off for ``mkdocs-selfattn check``: chart views are checked, but nothing is drawn."""
+        self.mermaid_fence = mermaid_fence
+        """Whether the site renders ``mermaid`` fences (MkDocs: a superfences custom fence)."""
+        self.mermaid = mermaid
+        """How the site's superfences writes a mermaid fence, (element, class), so the view can
+        be that HTML (kept out of the search index); None: a formatter of its own, so a fence."""
+        self.chart = ChartStyle(
+            width=self.chart_width,
+            height=self.chart_height,
+            colors=self.chart_colors,
+            fonts=self.chart_fonts,
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        options = self.__dict__.get("options")
+        if options is None or name not in options:
+            raise AttributeError(name)
+        return options[name]
 
 
 @dataclass(frozen=True)
@@ -169,7 +197,7 @@ class Pipeline:
         labels = Labels(dict(spec.display)).for_result(result)
         printout = render_printout(result, labels.as_written())
         script_output = None
-        if script_file is not None and script_text is not None and self.settings.run_scripts:
+        if script_file is not None and script_text is not None and self.settings.scripts:
             script_output = self._script_output(
                 script_file, script_text, csv_bytes, resolver, language
             )
@@ -230,18 +258,15 @@ class Pipeline:
 
 
 def result_key(spec: ExampleSpec, csv_bytes: bytes) -> str:
-    """Everything that decides an example's numbers (display names and views do not)."""
+    """Everything that decides an example's numbers: the keys marked so in :data:`spec.KEYS`
+    (display names and views are not)."""
+    fields = (getattr(spec, name) for name in NUMBER_KEYS)
     return content_key(
         "result",
         __version__,
         code_fingerprint(),
         csv_bytes,
-        spec.document,
-        spec.targets,
-        spec.vectors,
-        dict(spec.columns),
-        {k: list(v) for k, v in spec.groups.items()},
-        spec.temperature,
+        *(dict(value) if isinstance(value, Mapping) else value for value in fields),
     )
 
 

@@ -1,8 +1,9 @@
 """MkDocs adapter: configuration, build events and the error policy.
 
-Computing and rendering happen in the pipeline; placeholders (:mod:`slots`), page memos
-(:mod:`memo_store`), the look-ahead (:mod:`lookahead`) and publishing (:mod:`publish`) are
-helpers of their own. This module only says which runs when, and how problems are reported.
+Computing and rendering happen in the pipeline; the build's parts (:mod:`plugin_setup`),
+placeholders (:mod:`slots`), page memos (:mod:`memo_store`), the look-ahead (:mod:`lookahead`),
+publishing (:mod:`publish`) and watching (:mod:`watch`) are helpers of their own. This module only
+says which runs when, and how problems are reported.
 """
 
 from __future__ import annotations
@@ -22,19 +23,17 @@ from mkdocs.structure.pages import Page
 
 from mkdocs_selfattn import try_assets
 from mkdocs_selfattn.build_log import build_log, held_log
-from mkdocs_selfattn.cache import Cache
-from mkdocs_selfattn.dirty import expire_stale_pages
+from mkdocs_selfattn.dirty import expire_changed
 from mkdocs_selfattn.inserted import inserted_ids
 from mkdocs_selfattn.languages import language_problem
 from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
 from mkdocs_selfattn.lookahead import look_ahead, pages_of
 from mkdocs_selfattn.memo_store import MemoStore, fill_from_memo
-from mkdocs_selfattn.options import PAGE_SHAPING, pipeline_settings
-from mkdocs_selfattn.plugin_options import SelfAttnConfig, cache_folder
-from mkdocs_selfattn.publish import PageResolver, Site, file_path
-from mkdocs_selfattn.site_fences import has_mermaid_fence, mermaid_format
-from mkdocs_selfattn.site_language import META_KEY, add_once, page_language, uses_i18n
-from mkdocs_selfattn.slots import PageSlots, fill_holders
+from mkdocs_selfattn.plugin_options import SelfAttnConfig
+from mkdocs_selfattn.plugin_setup import Build, make_pipeline, start_build
+from mkdocs_selfattn.publish import PageResolver, Site, add_assets, file_path, publish_data
+from mkdocs_selfattn.site_language import META_KEY, page_language, uses_i18n
+from mkdocs_selfattn.slots import LatePieces, PageSlots
 from mkdocs_selfattn.strict import unseen_failure
 from mkdocs_selfattn.watch import Watcher, named_files
 from mkdocs_selfattn.workers import WorkerPool, pool_for
@@ -46,10 +45,6 @@ if TYPE_CHECKING:
 # Not get_plugin_logger: its "selfattn: " prefix would come before the page path, and messages
 # must read "docs/page.md:LINE: selfattn: …". Being under "mkdocs" makes --strict count them.
 log = logging.getLogger("mkdocs.plugins.selfattn")
-
-VENDOR = Path(__file__).parent / "vendor"
-MERMAID_URI = "assets/javascripts/selfattn/mermaid.min.js"
-CSS_URI = "assets/stylesheets/selfattn.css"
 
 
 class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-call]
@@ -69,8 +64,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._reset()
 
     def _reset(self) -> None:
+        self._build: Build | None = None
         self._pipeline: Pipeline | None = None
-        self._cache: Cache | None = None
         self._memos: MemoStore | None = None
         self._pages: dict[str, PageSlots] = {}
         self.used_files: set[Path] = set()
@@ -79,11 +74,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.problems: list[str] = []
         """Every message reported this build (strict checks them at the end)."""
         self._rendering: Rendering | None = None
-        self._reported: set[str] = set()
         """Problems of files or of the site already logged this build (see Problem.once)."""
         self.site = Site(Path.cwd(), Path.cwd())
-        self._mermaid: tuple[str, str] | None = ("pre", "mermaid")
-        self._mermaid_fence = True
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defining this keeps one plugin instance across `mkdocs serve` rebuilds (memory cache)."""
@@ -92,32 +84,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._reset()
-        self._mermaid_fence = has_mermaid_fence(config)
-        self._mermaid = mermaid_format(config)
-        # `mkdocs build -f -` reads the config from stdin: then the project is the working folder.
-        config_file = config.config_file_path
-        project_root = Path(config_file).resolve().parent if config_file else Path.cwd()
-        cache = Cache(
-            cache_folder(str(self.config["cache_dir"]), config, project_root),
-            problem=lambda message: log.warning("selfattn: %s", message),
-        )
-        cache.memory = self._memory
-        self._cache = cache
         self._pool = pool_for(self._pool, self.config["chart_workers"], self._one_off)
-        self.site = Site(Path(config.docs_dir).resolve(), project_root)
-        self._memos = MemoStore(
-            cache,
-            {
-                "docs_dir": str(self.site.docs_dir),
-                "root": str(project_root),
-                "options": {name: self.config[name] for name in PAGE_SHAPING},
-                "mermaid_fence": self._mermaid_fence,
-                "mermaid": self._mermaid,
-            },
-        )
-        if self.config["mermaid_js"] == "bundled":
-            add_once(config.extra_javascript, MERMAID_URI)
-        add_once(config.extra_css, CSS_URI)
+        self._build = start_build(config, self.config, self._memory)
+        self.site, self._memos = self._build.site, self._build.memos
         # Python-Markdown takes extension objects as well as names.
         guard = LeftoverGuard(lambda: self._rendering, self._leftover)
         config.markdown_extensions.append(guard)  # type: ignore[arg-type]
@@ -131,18 +100,9 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     def pipeline(self) -> Pipeline:
         """Built on first need: a build served wholly from page memos never imports it."""
         if self._pipeline is None:
-            from mkdocs_selfattn.pipeline import Pipeline
-            from mkdocs_selfattn.scheduler import Scheduler
-
-            assert self._cache is not None, "on_config has not run"
-            settings = pipeline_settings(
-                self.config,
-                draw_charts=self.draw_charts,
-                mermaid_fence=self._mermaid_fence,
-                mermaid=self._mermaid,
-            )
-            scheduler = None if self._pool is None else Scheduler.for_pool(self._pool)
-            self._pipeline = Pipeline(settings, self._cache, scheduler)
+            assert self._build is not None, "on_config has not run"
+            draw = self.draw_charts
+            self._pipeline = make_pipeline(self._build, self.config, self._pool, draw_charts=draw)
         return self._pipeline
 
     def _look_ahead(self, pages: Sequence[File], config: MkDocsConfig) -> None:
@@ -151,21 +111,10 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     @event_priority(-110)  # after mkdocs-static-i18n (-100) has chosen this language's files
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
-        # From real files, not content: mkdocs-static-i18n reads every file's source path.
-        if self.config["mermaid_js"] == "bundled":
-            mermaid = str(VENDOR / "mermaid" / "mermaid.min.js")
-            files.append(File.generated(config, MERMAID_URI, abs_src_path=mermaid))
-        files.append(File.generated(config, CSS_URI, abs_src_path=str(VENDOR / "selfattn.css")))
-        memos = self._memos
-        assert memos is not None
-        for file in try_assets.asset_files(config):  # the try view (issue 15)
-            files.append(file)
+        add_assets(files, config, self.config["mermaid_js"])
+        assert self._memos is not None
         if self._dirty:
-            expired = expire_stale_pages(
-                files.documentation_pages(), lambda file: memos.page_holds(file, config)
-            )
-            memos.forget_digests()  # as after the look-ahead: pages hash their inputs again
-            log.debug("selfattn: --dirty: rebuilding %s (inputs changed)", expired)
+            expire_changed(files.documentation_pages(), self._memos, config)
         if self._pool is not None and uses_i18n(config):
             self._look_ahead(files.documentation_pages(), config)
         return files
@@ -225,32 +174,21 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         slots = self._pages.get(page.file.src_uri)
         return html if slots is None else slots.content(html)
 
-    # After every page's markdown has been rendered (so the workers had all that time to draw
-    # the charts), and before any other plugin's: a minifier must see tables, not holders.
+    # After every page's markdown (the workers drew the charts meanwhile), before any other
+    # plugin's: a minifier must see tables, not holders.
     @event_priority(100)
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        slots = self._pages.pop(page.file.src_uri, None)
         assert self._memos is not None
-        resolved: dict[str, str] = {}
-        if slots is not None and slots.late:
-            from mkdocs_selfattn.block_errors import error_html
-
-            language = page_language(page.file, page.meta, config)
-            resolved, notes = slots.collect_late(
-                lambda message: error_html(message, language=language)
-            )
-            page_name = self.site.display(file_path(page.file, config))
-            for line, messages in notes:
-                self._report(page_name, line, messages)
-            if any(messages for _, messages in notes):
-                # A page with problems is rebuilt (and reports them) every time.
-                self._memos.pending.pop(page.file.src_uri, None)
-            output = fill_holders(output, resolved)
-            # Plugins that read page.content later (feeds, print pages) get the tables too.
-            if page.content:
-                page.content = fill_holders(page.content, resolved)
-        self._memos.write(page.file.src_uri, resolved)
-        return try_assets.finish_page(output, page.url)  # the try view (issue 15)
+        slots = self._pages.pop(page.file.src_uri, None)
+        late = LatePieces.of(slots, lambda: page_language(page.file, page.meta, config))
+        for line, messages in late.notes:
+            self._report(self.site.display(file_path(page.file, config)), line, messages)
+        if late.failed:  # a page with problems is rebuilt (and reports them) every time
+            self._memos.pending.pop(page.file.src_uri, None)
+        if page.content:  # plugins that read it later (feeds, print pages) get the tables too
+            page.content = late.fill(page.content)
+        self._memos.write(page.file.src_uri, late.resolved)
+        return try_assets.finish_page(late.fill(output), page.url)  # the try view (issue 15)
 
     # -- the error policy: every problem is logged (failing --strict) or, with on_error: fail,
     # stops the build; a problem of a file or the site is logged once a build.
@@ -289,17 +227,14 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         return error_html(message)
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        pieces = (piece for slots in self._pages.values() for piece in slots.late.values())
-        for file in try_assets.result_files(config, pieces):  # the try view (issue 15)
-            files.append(file)
-        self.site.publish(files, config, self.published)
+        late = (piece for slots in self._pages.values() for piece in slots.late.values())
+        publish_data(files, config, self.site, self.published, late)
         return env
 
     def on_serve(
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer:
-        self._watcher.server = server
-        self._watcher.watch(self.used_files, Path(config.docs_dir).resolve())
+        self._watcher.start(server, self.used_files, Path(config.docs_dir).resolve())
         return server
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:

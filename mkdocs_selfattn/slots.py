@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -70,6 +71,31 @@ class PageSlots:
                 messages = [*content.warnings, message]
             notes.append((content.line, messages))
         return resolved, notes
+
+
+@dataclass
+class LatePieces:
+    """A page's late pieces, drawn, and the warnings of each chart by its block's line."""
+
+    resolved: dict[str, str] = field(default_factory=dict)
+    notes: list[tuple[int | None, list[str]]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, slots: PageSlots | None, language: Callable[[], str | None]) -> LatePieces:
+        """Collected in on_post_page; ``language``, the page's, for a chart's error box."""
+        if slots is None or not slots.late:
+            return cls()
+        from mkdocs_selfattn.block_errors import error_html
+
+        where = language()
+        return cls(*slots.collect_late(lambda message: error_html(message, language=where)))
+
+    @property
+    def failed(self) -> bool:
+        return any(messages for _, messages in self.notes)
+
+    def fill(self, html: str) -> str:
+        return fill_holders(html, self.resolved) if self.resolved else html
 
 
 _HOLDER_HEAD = '<div class="selfattn-late" data-search-exclude data-selfattn="'

@@ -1,8 +1,9 @@
 """A block's YAML → its frozen spec. Every block key is declared once, as a row of :data:`KEYS`.
 
-A row says which blocks may carry the key, what its value looks like, what leaving it out means
-and how it is checked; the spec dataclasses take their defaults from the rows. A new key is a row
-here, a field of the spec, and the code that uses it: nothing in between.
+A row says which blocks may carry the key, what its value looks like, what leaving it out means,
+how it is checked and whether it decides the numbers (the result's cache key); the spec
+dataclasses take their defaults from the rows. A new key is a row here, a field of the spec, and
+the code that uses it: nothing in between.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ class Key:
     validate: Validator
     doc: str
     required: bool = False
+    numbers: bool = False
+    """Decides the example's numbers, so it is part of the result's cache key (the CSV's bytes
+    are, not its ``csv:`` path); a key that only labels or shows them is not."""
 
 
 KEYS: Mapping[str, Key] = MappingProxyType(
@@ -45,17 +49,42 @@ KEYS: Mapping[str, Key] = MappingProxyType(
             "define", "text", None, values.example_id, "name for use: blocks and inline values"
         ),
         "csv": Key("define", "path", None, values.text("a file path"), "the CSV file", True),
-        "document": Key("define", "text", None, values.text(), "the document_id to show", True),
-        "targets": Key(
-            "define", "list of text", None, values.targets, "targets shown (default all)"
+        "document": Key(
+            "define", "text", None, values.text(), "the document_id to show", True, numbers=True
         ),
-        "vectors": Key("define", "list of text", None, values.text_list, "vector columns to use"),
-        "columns": Key("define", "mapping", EMPTY, values.columns, "role → CSV column name"),
+        "targets": Key(
+            "define",
+            "list of text",
+            None,
+            values.targets,
+            "targets shown (default all)",
+            numbers=True,
+        ),
+        "vectors": Key(
+            "define",
+            "list of text",
+            None,
+            values.text_list,
+            "vector columns to use",
+            numbers=True,
+        ),
+        "columns": Key(
+            "define", "mapping", EMPTY, values.columns, "role → CSV column name", numbers=True
+        ),
         "display": Key(
             "define", "mapping", EMPTY, values.localised, "token → label (per language)"
         ),
-        "groups": Key("define", "mapping", EMPTY, values.groups, "group name → candidate tokens"),
-        "temperature": Key("define", "number", 1.0, values.temperature, "divides the scores"),
+        "groups": Key(
+            "define",
+            "mapping",
+            EMPTY,
+            values.groups,
+            "group name → candidate tokens",
+            numbers=True,
+        ),
+        "temperature": Key(
+            "define", "number", 1.0, values.temperature, "divides the scores", numbers=True
+        ),
         "script": Key("define", "path", None, values.text(), "example script checked against core"),
         "mixed_candidates": Key(
             "define", "boolean", False, values.flag, "targets may re-read different candidates"
@@ -72,6 +101,8 @@ KEYS: Mapping[str, Key] = MappingProxyType(
 )
 DEFINE_KEYS = tuple(name for name, key in KEYS.items() if key.scope == "define")
 VIEW_KEYS = tuple(name for name, key in KEYS.items() if key.scope == "view")
+NUMBER_KEYS = tuple(name for name, key in KEYS.items() if key.numbers)
+"""The keys in an example's result key, in the table's order."""
 
 
 def _absent(name: str) -> Any:

@@ -57,6 +57,11 @@ class Watcher:
         self.server: Watching | None = None
         self._watched: set[str] = set()
 
+    def start(self, server: Watching, paths: Iterable[Path], docs_dir: Path) -> None:
+        """on_serve: from now on, every build's files are watched too (see on_post_build)."""
+        self.server = server
+        self.watch(paths, docs_dir)
+
     def watch(self, paths: Iterable[Path], docs_dir: Path) -> None:
         if self.server is None:
             return

@@ -186,7 +186,7 @@ def test_output_view_runs_the_script(project: Path) -> None:
 
 
 def test_output_view_with_scripts_off(project: Path, update_goldens: bool) -> None:
-    pipeline, example = _load(project, run_scripts=False)
+    pipeline, example = _load(project, scripts=False)
     assert example.script_output is None
     kind, text = _view(pipeline, example, "output")
     check_golden(golden_name("output_scripts_off", kind), text, update_goldens)
