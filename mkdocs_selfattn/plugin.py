@@ -74,7 +74,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.problems: list[str] = []
         """Every message reported this build (strict checks them at the end)."""
         self._rendering: Rendering | None = None
-        """Problems of files or of the site already logged this build (see Problem.once)."""
         self.site = Site(Path.cwd(), Path.cwd())
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
