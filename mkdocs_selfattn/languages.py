@@ -9,7 +9,6 @@ plugin's own words in L (English where L has none), and the default chart title.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Protocol, TypeVar
 
 from mkdocs_selfattn.block_yaml import kind, preview
 from mkdocs_selfattn.errors import BlockError
+from mkdocs_selfattn.language_code import is_language_code
 from mkdocs_selfattn.render.words import primary
 from mkdocs_selfattn.spec import ExampleSpec, ViewOptions
 
@@ -36,7 +36,6 @@ class _Resolves(Protocol[F]):
 
 T = TypeVar("T")
 
-_LANGUAGE_CODE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
 """A BCP 47 style code as sites write them: ``en``, ``zh-Hans``, ``pt_BR``, ``zh-Hant-TW``."""
 
 
@@ -46,7 +45,7 @@ def language_problem(value: object, key: str = "selfattn_language") -> str | Non
     A wrong value would quietly give the page English words and the default labels; the
     adapter logs this (naming the page and the front matter) and then ignores the value.
     """
-    if isinstance(value, str) and _LANGUAGE_CODE.match(value.strip()):
+    if is_language_code(value):
         return None
     if isinstance(value, str) or value is None:
         shown = repr(value) if value is not None else "nothing"

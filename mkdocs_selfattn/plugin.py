@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -25,7 +24,6 @@ from mkdocs_selfattn import try_assets
 from mkdocs_selfattn.build_log import build_log, held_log
 from mkdocs_selfattn.dirty import expire_changed
 from mkdocs_selfattn.inserted import inserted_ids
-from mkdocs_selfattn.languages import language_problem
 from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
 from mkdocs_selfattn.lookahead import look_ahead, pages_of
 from mkdocs_selfattn.memo_store import MemoStore, fill_from_memo
@@ -38,7 +36,9 @@ from mkdocs_selfattn.strict import unseen_failure
 from mkdocs_selfattn.watch import Watcher, named_files
 from mkdocs_selfattn.workers import WorkerPool, pool_for
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # livereload (watchdog, http.server) is for `serve` only: not imported by builds
+    from mkdocs.livereload import LiveReloadServer
+
     from mkdocs_selfattn.page import Problem
     from mkdocs_selfattn.pipeline import Pipeline
 
@@ -138,6 +138,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         slots = self._pages.setdefault(page.file.src_uri, PageSlots(self._nonce, page.file.src_uri))
         language = page_language(page.file, page.meta, config)
         if META_KEY in page.meta:
+            from mkdocs_selfattn.languages import language_problem
+
             wrong = language_problem(page.meta[META_KEY])
             if wrong is not None:  # before the memo: a memoised page says it again
                 self._report(self.site.display(src_path), None, [wrong])

@@ -15,7 +15,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
-from mkdocs_selfattn.languages import language_problem
+from mkdocs_selfattn.language_code import is_language_code
 
 META_KEY = "selfattn_language"
 """Front matter that sets one page's language (a page whose prose is not in the site's)."""
@@ -30,7 +30,7 @@ def page_language(file: File, meta: Mapping[str, Any], config: MkDocsConfig) -> 
     of its content: a page that falls back to the default language is in that language), else
     the theme's language."""
     own = meta.get(META_KEY)
-    if language_problem(own) is None:  # a wrong value is reported by the plugin, then ignored
+    if is_language_code(own):  # a wrong value is reported by the plugin, then ignored
         return str(own).strip()
     locale = getattr(file, "locale", None)
     if isinstance(locale, str) and locale and locale != "null":
