@@ -19,9 +19,7 @@ def softmax(scores: Sequence[float]) -> list[float]:
     return [e / total for e in exps]
 
 
-def document(
-    targets: Sequence[str], candidates: Sequence[str], *, seed: int = 7
-) -> DocumentResult:
+def document(targets: Sequence[str], candidates: Sequence[str], *, seed: int = 7) -> DocumentResult:
     """A document whose targets each re-read every candidate, with deterministic scores that
     spread the weights (some large, many tiny)."""
     rows = []

@@ -19,10 +19,12 @@ from mkdocs_selfattn.render.chart_svg import (
     ChartStyle,
     Drawn,
     PrintableLabels,
-    chart_words as _words,
     draw_svg,
     installed_families,
     printable,
+)
+from mkdocs_selfattn.render.chart_svg import (
+    chart_words as _words,
 )
 from mkdocs_selfattn.render.figure_text import keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value
@@ -151,10 +153,8 @@ def weights_of(
         for g in result.groups
         for line in g.lines
     )
-    rows = tuple(
-        tuple(w for g in result.groups for w in g.head(h).weights) for h in heads
-    )
-    return Weights(tuple(labels(h) for h in heads), names, rows)
+    per_head = tuple(tuple(w for g in result.groups for w in g.head(h).weights) for h in heads)
+    return Weights(tuple(labels(h) for h in heads), names, per_head)
 
 
 def chosen_heads(result: ReadingResult, query: str | None) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ exactly as before these rules existed.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -164,9 +165,7 @@ def _fit(
     bars: Bars,
     points: Any,
 ) -> None:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    renderer = FigureCanvasAgg(fig).get_renderer()
+    renderer = _renderer(fig)
     gap = GAP * fig.dpi / 72
     upright_values = overlapping(boxes(values, renderer), gap)
     upright_names = overlapping(boxes(names, renderer), gap)
@@ -182,11 +181,13 @@ def _fit(
         crowded = [group for group in (values, names) if overlapping(boxes(group, renderer), gap)]
         if not crowded:
             break
-        fig.set_size_inches(fig.get_figwidth() * _spread(crowded, renderer, gap), fig.get_figheight())
-        renderer = FigureCanvasAgg(fig).get_renderer()
+        fig.set_size_inches(
+            fig.get_figwidth() * _spread(crowded, renderer, gap), fig.get_figheight()
+        )
+        renderer = _renderer(fig)
     if upright_names:
         _room_below(fig, ax, names, axis_x, renderer, points)
-        renderer = FigureCanvasAgg(fig).get_renderer()
+        renderer = _renderer(fig)
     if upright_values:
         _room_above(ax, values, renderer)
     if legend is not None:
@@ -195,12 +196,20 @@ def _fit(
             _legend_above(fig, ax, legend, bars, renderer)
 
 
+def _renderer(fig: Any) -> Any:
+    """A renderer to measure text with (the SVG is written later, by its own backend)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas: Any = FigureCanvasAgg(fig)
+    return canvas.get_renderer()
+
+
 def _spread(groups: Sequence[list[Any]], renderer: Any, gap: float) -> float:
     """How much wider the figure must be for the crowded texts to stand apart."""
     need = 1.05
     for group in groups:
         found = sorted(boxes(group, renderer), key=lambda b: (b.x0 + b.x1) / 2)
-        for a, b in zip(found, found[1:], strict=False):
+        for a, b in itertools.pairwise(found):
             step = (b.x0 + b.x1) / 2 - (a.x0 + a.x1) / 2
             want = (a.width + b.width) / 2 + gap
             if step > 0 and want > step:
@@ -208,7 +217,9 @@ def _spread(groups: Sequence[list[Any]], renderer: Any, gap: float) -> float:
     return need
 
 
-def _room_below(fig: Any, ax: Any, names: list[Any], axis_x: Any, renderer: Any, points: Any) -> None:
+def _room_below(
+    fig: Any, ax: Any, names: list[Any], axis_x: Any, renderer: Any, points: Any
+) -> None:
     """Upright names hang lower: the axis title moves under them and the figure grows to hold
     both, the plot keeping its height."""
     from matplotlib.transforms import offset_copy
@@ -223,7 +234,8 @@ def _room_below(fig: Any, ax: Any, names: list[Any], axis_x: Any, renderer: Any,
 
 
 def _grow(fig: Any, *, bottom: float | None = None, top: float | None = None) -> None:
-    """Give the margin ``bottom`` or ``top`` inches, growing the figure so the plot keeps its size."""
+    """Give the margin ``bottom`` or ``top`` inches, growing the figure so the plot keeps its
+    size."""
     sub = fig.subplotpars
     height = fig.get_figheight()
     plot = (sub.top - sub.bottom) * height

@@ -58,9 +58,7 @@ def figure_problem(result: object, view: str, query: str | None = None) -> str |
 
 
 def _named(result: ReadingResult, name: str) -> bool:
-    return bool(result.groups) and any(
-        name in (h.name, h.column) for h in result.groups[0].heads
-    )
+    return bool(result.groups) and any(name in (h.name, h.column) for h in result.groups[0].heads)
 
 
 def pair(result: ReadingResult, query: str | None) -> tuple[str, str]:
@@ -148,11 +146,15 @@ def render_separation_chart(
             tuple(format_value(v, number_format) for v in values),
         ),
     )
-    heading = printable(title) if title else (
-        words["separation_name"]
-        .replace("{first}", shown(first))
-        .replace("{second}", shown(second))
-        .replace("{group}", words["axis_group"])
+    heading = (
+        printable(title)
+        if title
+        else (
+            words["separation_name"]
+            .replace("{first}", shown(first))
+            .replace("{second}", shown(second))
+            .replace("{group}", words["axis_group"])
+        )
     )
     summary = ", ".join(f"{n} {format_value(v, None)}" for n, v in zip(names, values, strict=True))
     return _bars(
@@ -247,12 +249,21 @@ def render_context_space(
             ref = g.heads[0].context if g.heads else (0.0, 0.0)
             for h in g.heads[1:]:
                 # From the reference head to each other head: the differences the page prints.
-                ax.plot([ref[0], h.context[0]], [ref[1], h.context[1]], color=color,
-                        linewidth=0.8, alpha=0.5)
+                ax.plot(
+                    [ref[0], h.context[0]],
+                    [ref[1], h.context[1]],
+                    color=color,
+                    linewidth=0.8,
+                    alpha=0.5,
+                )
             for hi, h in enumerate(g.heads):
                 point = ax.scatter(
-                    [h.context[0]], [h.context[1]], color=color, marker=MARKERS[hi % len(MARKERS)],
-                    s=42, zorder=3,
+                    [h.context[0]],
+                    [h.context[1]],
+                    color=color,
+                    marker=MARKERS[hi % len(MARKERS)],
+                    s=42,
+                    zorder=3,
                 )
                 point.set_gid(f"point_{gi}_{hi}")
         handles = []
@@ -261,14 +272,27 @@ def render_context_space(
 
         for gi, g in enumerate(result.groups):
             handles.append(
-                Line2D([], [], color=style.colors[gi % len(style.colors)], marker="o",
-                       linestyle="", markersize=6)
+                Line2D(
+                    [],
+                    [],
+                    color=style.colors[gi % len(style.colors)],
+                    marker="o",
+                    linestyle="",
+                    markersize=6,
+                )
             )
             names.append(shown(g.name))
         for hi, head in enumerate(result.head_names):
             handles.append(
-                Line2D([], [], color=SENTINEL, marker=MARKERS[hi % len(MARKERS)], linestyle="",
-                       markersize=6, fillstyle="none")
+                Line2D(
+                    [],
+                    [],
+                    color=SENTINEL,
+                    marker=MARKERS[hi % len(MARKERS)],
+                    linestyle="",
+                    markersize=6,
+                    fillstyle="none",
+                )
             )
             names.append(shown(head))
         short = [shorten(n) for n in names]

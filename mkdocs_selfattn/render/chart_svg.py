@@ -86,7 +86,7 @@ def installed_families(families: Sequence[str]) -> list[str]:
     return found[:2] or ["DejaVu Sans"]
 
 
-def _rc(style: ChartStyle) -> dict[str, Any]:
+def _rc(style: ChartStyle) -> Any:
     return {
         "svg.fonttype": "none",
         # CSV text is data: "$5 and $6" must not become mathtext, nor "$\\frac{$" an error.
@@ -113,7 +113,9 @@ def _rc(style: ChartStyle) -> dict[str, Any]:
     }
 
 
-def draw_svg(style: ChartStyle, draw: Draw, *, margins: Mapping[str, float] | None = None) -> ChartOutput:
+def draw_svg(
+    style: ChartStyle, draw: Draw, *, margins: Mapping[str, float] | None = None
+) -> ChartOutput:
     """Run ``draw`` on a fresh figure of the style's size; returns the finished SVG and any
     glyphs no font could draw."""
     import matplotlib
@@ -125,7 +127,9 @@ def draw_svg(style: ChartStyle, draw: Draw, *, margins: Mapping[str, float] | No
     with warnings.catch_warnings(record=True) as caught, rc_context(_rc(style)):
         warnings.simplefilter("always")
         fig = Figure(figsize=(style.width, style.height))
-        fig.subplots_adjust(**(margins or {"left": 0.09, "right": 0.99, "bottom": 0.17, "top": 0.93}))
+        fig.subplots_adjust(
+            **(margins or {"left": 0.09, "right": 0.99, "bottom": 0.17, "top": 0.93})
+        )
         try:
             drawn = draw(fig)
             buffer = StringIO()

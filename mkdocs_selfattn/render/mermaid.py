@@ -53,9 +53,7 @@ def others(words: Mapping[str, str], n: int) -> str:
 
 def rows(names: list[str], per_row: int = 8) -> str:
     """Names in rows of ``per_row``, so a node of forty lines is a block, not one long line."""
-    return "<br/>".join(
-        " · ".join(names[i : i + per_row]) for i in range(0, len(names), per_row)
-    )
+    return "<br/>".join(" · ".join(names[i : i + per_row]) for i in range(0, len(names), per_row))
 
 
 def _label(*lines: str) -> str:

@@ -131,7 +131,8 @@ class _Graph:
             s = f"g{gi}s"
             pair = f"{self.name(first_name)} – {self.name(second_name)}"
             self.lines.append(
-                f"  g{gi}h{a} -.- " + self.node(s, "result", self.t("separation"), f"{pair}: {value}")
+                f"  g{gi}h{a} -.- "
+                + self.node(s, "result", self.t("separation"), f"{pair}: {value}")
             )
             self.lines.append(f"  g{gi}h{b} -.- {s}")
 
