@@ -25,9 +25,21 @@ from mkdocs_selfattn.spec import ViewOptions
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered
+    from mkdocs_selfattn.results import DocumentResult
     from mkdocs_selfattn.spec import ExampleSpec
 
 View = Callable[["Pipeline", "Example", ViewOptions, int, "Rendered"], "Piece"]
+
+
+def _targets(example: Example, name: str, line: int) -> DocumentResult:
+    """The example's targets result, for the views that draw only that layout so far."""
+    from mkdocs_selfattn.results import DocumentResult
+
+    if not isinstance(example.result, DocumentResult):
+        raise BlockError(
+            f"the '{name}' view does not show a 'queries:' or 'heads:' example yet", line=line
+        )
+    return example.result
 
 
 def _number_format(pipeline: Pipeline, view: ViewOptions) -> str | None:
@@ -49,7 +61,9 @@ def table_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
-    tables = target_tables(example.result, example.labels, number_format, _text(TABLE, view))
+    tables = target_tables(
+        _targets(example, "table", line), example.labels, number_format, _text(TABLE, view)
+    )
     return ("late", to_html(tables))
 
 
@@ -57,7 +71,9 @@ def compare_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
-    table = compare_table(example.result, example.labels, number_format, _text(TABLE, view))
+    table = compare_table(
+        _targets(example, "compare", line), example.labels, number_format, _text(TABLE, view)
+    )
     return ("late", to_html([table]))
 
 
@@ -71,9 +87,13 @@ def _csv_rows(example: Example) -> Table:
     text = example.csv_bytes.decode("utf-8-sig")
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader)
+    document = example.result.document
+    if document is None:  # a questions or heads example of the whole file
+        rows = [r for r in reader if r]
+        return csv_table(header, rows, example.csv.link, example.csv.path.name)
     column = dict(example.spec.columns).get("document", "document_id")
     position = [h.strip() for h in header].index(column)
-    rows = [r for r in reader if r and r[position] == example.result.document]
+    rows = [r for r in reader if r and r[position] == document]
     return csv_table(header, rows, example.csv.link, example.csv.path.name)
 
 
@@ -126,9 +146,8 @@ def context_space_view(
 
 
 def view_query(view: ViewOptions) -> str | None:
-    """The block's ``query:`` (which question or head a figure shows), when the spec has it."""
-    query = getattr(view, "query", None)
-    return query if isinstance(query, str) else None
+    """The block's ``query:``: which question or head a figure shows."""
+    return view.query
 
 
 def _figure(
@@ -217,8 +236,9 @@ def try_view(
 
     number_format = _number_format(pipeline, view)
     render_try.check_format(number_format, line)
+    result = _targets(example, "try", line)
     data = render_try.try_data(
-        example.result,
+        result,
         example.labels,
         example.csv_bytes,
         source=example.csv.display,
@@ -231,7 +251,7 @@ def try_view(
         csv_href=example.csv.link,
         csv_name=example.csv.path.name,
     )
-    return ("late", render_try.render_try(data, example.result, example.spec.id))
+    return ("late", render_try.render_try(data, result, example.spec.id))
 
 
 VIEWS: dict[str, View] = {
