@@ -29,7 +29,6 @@ from mkdocs_selfattn.render.chart_context import (
     render_context_space,
     render_separation_chart,
 )
-from mkdocs_selfattn.render.figure_query import query_problem
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 
@@ -204,12 +203,6 @@ def test_what_a_figure_cannot_show_is_one_message(manual: tuple[ReadingResult, L
     assert message is not None
     assert "has one (only)" in message
     assert figure_problem(document(["a"], ["x"]), "context_chart") is not None
-    problem = query_problem(result, "score_nothing")
-    assert problem is not None
-    assert "'query: score_nothing' is not a question" in problem
-    assert "'What is the coolant-flow criterion?' (score_flow_limit)" in problem
-    assert query_problem(document(["a"], ["x"]), "q") is not None
-    assert query_problem(result, "score_flow_limit") is None
 
 
 def _manual_text() -> str:
