@@ -402,3 +402,19 @@ def test_a_target_with_5000_candidates_in_the_targets_layout() -> None:
     source = render_mermaid(result, Labels())
     assert "4980 others" in source
     assert max(len(line) for line in source.splitlines()) < 1500
+
+
+@pytest.mark.parametrize("figure", [render_context_chart, render_separation_chart])
+def test_two_line_names_keep_the_axis_title_below_them(
+    measured: dict[str, Any],
+    manual: tuple[ReadingResult, Labels],
+    report: tuple[ReadingResult, Labels],
+    figure: Callable[..., Any],
+) -> None:
+    for result, labels in (manual, report):
+        figure(result, labels, text={"axis_group": "场景"})
+        names = [v for k, v in measured.items() if k.startswith("candidate_")]
+        _assert_apart(measured, "candidate_")
+        _assert_apart(measured, "value_")
+        if "axis_candidate" in measured:
+            assert not any(_overlaps(measured["axis_candidate"], n) for n in names)

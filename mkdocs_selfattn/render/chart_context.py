@@ -26,7 +26,7 @@ from mkdocs_selfattn.render.chart_svg import (
     draw_svg,
     printable,
 )
-from mkdocs_selfattn.render.figure_text import shorten
+from mkdocs_selfattn.render.figure_text import fold, shorten
 from mkdocs_selfattn.render.labels import Labels, format_value
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
@@ -177,8 +177,10 @@ def _bars(
     summary: str,
     muted: frozenset[int],
 ) -> ChartOutput:
-    short = tuple(shorten(n) for n in names)
-    tooltips = {f"candidate_{p}": n for p, n in enumerate(names) if short[p] != n}
+    short = tuple(fold(n) for n in names)
+    tooltips = {
+        f"candidate_{p}": n for p, n in enumerate(names) if short[p].replace("\n", " ") != n
+    }
     bars = Bars(
         categories=short,
         series=series,
