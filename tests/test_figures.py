@@ -130,6 +130,12 @@ def test_figure_goldens(
     assert first.missing_glyphs == []
     assert render(result, labels, **options).svg == first.svg
     check_golden(name, first.svg, update_goldens)
+    # Themeable: text, axes and hatching follow the page's colour; no fixed black.
+    assert "currentColor" in first.svg
+    assert "#010203" not in first.svg
+    assert "#000000" not in first.svg
+    ids = re.findall(r'\bid="([^"]+)"', first.svg)
+    assert len(ids) == len(set(ids))
 
 
 def test_question_chart_shows_every_line_of_one_question(

@@ -68,8 +68,11 @@ def test_every_figure_view_is_drawn(figures_site: Site) -> None:
     question, context, separation, space, heads = svgs
     assert "问“泄压后要保持多久”时，每一行分到的权重" in question
     assert ">L40<" in question
+    assert "-value_0_39" in question  # one series: the question 'query:' names, drawn ahead
+    assert "-value_1_0" not in question
     assert "泄压后要保持多久？" in context  # the question's display label
-    assert ">一视同仁的 baseline<" in context
+    assert ">一视同仁的<" in context  # folded onto two lines
+    assert ">baseline<" in context
     assert ">9.922<" in context
     assert ">1.14<" in separation
     assert "决定与条件分工" in separation
