@@ -137,7 +137,16 @@ class LineVars(Described):
     """A candidate row of a group, with every head's weight (``g.lines``)."""
 
     kind = "line"
-    fields: tuple[str, ...] = ("token", "display", "role", "row", "cells", "vector", "weights", "values")
+    fields: tuple[str, ...] = (
+        "token",
+        "display",
+        "role",
+        "row",
+        "cells",
+        "vector",
+        "weights",
+        "values",
+    )
 
     def __init__(self, line: Line, group: GroupResult, at: int, shared: _Shared) -> None:
         self._line, self._group, self._at, self._shared = line, group, at, shared
