@@ -202,17 +202,17 @@ def parse_reading(
 
     def problem() -> DataError:
         error = diagnose_rows(without_bom(data), header, cols.identity, cols.numeric, (), source)
-        if vectors is None and axes is None and error.column in cols.numeric:
-            if error.column not in (c for _, c in cols.readers):
-                # The column was a vector only because no list said otherwise.
-                return DataError(
-                    source,
-                    f"{error.message} (without 'vectors:' or 'axes:', every column besides "
-                    "the named ones is a vector column: list the vector columns)",
-                    line=error.line,
-                    column=error.column,
-                    key="vectors",
-                )
+        defaulted = {c for _, members in cols.axes for c in members} - {c for _, c in cols.readers}
+        if vectors is None and axes is None and error.column in defaulted:
+            # The column was a vector only because no list said otherwise.
+            return DataError(
+                source,
+                f"{error.message} (without 'vectors:' or 'axes:', every column besides "
+                "the named ones is a vector column: list the vector columns)",
+                line=error.line,
+                column=error.column,
+                key="vectors",
+            )
         return error
 
     try:
