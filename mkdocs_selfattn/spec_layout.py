@@ -49,7 +49,7 @@ def check_layout(reader: Reader) -> None:
                 "give either 'vectors' (one axis per column) or 'axes' (each axis sums its "
                 "columns), not both",
             )
-    if layout == "questions" and "normalise" in data:
+    if layout == "queries" and "normalise" in data:
         raise reader.fail(
             "normalise",
             "only given weights ('heads:') are normalised; softmax weights already sum to 1",
