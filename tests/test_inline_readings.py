@@ -203,7 +203,7 @@ def test_a_questions_example_of_several_groups_takes_the_group_first() -> None:
     example = example_of({"id": "m", "csv": "x.csv"}, two)
     with pytest.raises(BlockError, match="context GROUP QUESTION"):
         _value(example, "m context a?")
-    assert _value(example, 'm context d2 a? :.3f') == format(
+    assert _value(example, "m context d2 a? :.3f") == format(
         result.groups[0].heads[0].context[0], ".3f"
     )
 
