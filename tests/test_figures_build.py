@@ -111,3 +111,43 @@ def test_a_figure_that_cannot_be_drawn_is_one_located_message(
     assert message in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert f"docs/index.md:{line}: selfattn: " in done.stderr, done.stderr
+
+
+def test_check_tests_the_figures_without_drawing_them(figures_site: Site) -> None:
+    """``check`` sees every figure view (their glyphs are tested, nothing is drawn) and the page
+    passes; a figure it cannot draw fails there as in the build."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    command = [sys.executable, "-m", "mkdocs_selfattn.cli", "check", "-f"]
+    done = subprocess.run(
+        [*command, str(figures_site.config_file)],
+        cwd=figures_site.root,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=180,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    page = figures_site.docs / "index.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text + "\n```selfattn\nuse: manual\nshow: [context_space]\n```\n", "utf-8")
+    try:
+        failed = subprocess.run(
+            [*command, str(figures_site.config_file)],
+            cwd=figures_site.root,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=180,
+            env=env,
+            check=False,
+        )
+    finally:
+        page.write_text(text, "utf-8")
+    assert failed.returncode == 1
+    assert "has one (evidence_signal)" in failed.stdout + failed.stderr
