@@ -196,8 +196,8 @@ def _bars(
     )
 
     def draw(fig: Any) -> Drawn:
-        draw_bars(fig, bars, style)
-        return Drawn(heading, summary, tooltips)
+        dense = draw_bars(fig, bars, style)
+        return Drawn(heading, summary, tooltips, dense)
 
     return draw_svg(style, draw)
 
