@@ -26,9 +26,9 @@ from mkdocs_selfattn.render.chart import MAX_BARS, render_chart
 from mkdocs_selfattn.render.chart_context import (
     figure_problem,
     render_context_chart,
-    render_context_space,
     render_separation_chart,
 )
+from mkdocs_selfattn.render.chart_space import render_context_space
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 
