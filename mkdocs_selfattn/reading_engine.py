@@ -26,6 +26,7 @@ from mkdocs_selfattn.candidate_table import CandidateTable, ColumnMap, FloatArra
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.float_range import means_in_range
 from mkdocs_selfattn.reading_table import ReadingTable
+from mkdocs_selfattn.row_keys import distinct_sizes
 
 SUM_TOLERANCE = 1e-9
 """How far a head's given weights may sum from 1 in one group (rounding in the file)."""
@@ -86,7 +87,7 @@ def compute_reading(
     n_heads = len(table.columns.readers)
     columns = [np.ascontiguousarray(table.values[:, j]) for j in range(n_heads)]
     order_or_none, starts, sizes = segments(as_candidates(table, columns[0]))
-    distinct = [int(s) for s in np.unique(sizes).tolist()]
+    distinct = distinct_sizes(sizes)
     uniform = distinct[0] if order_or_none is None and len(distinct) == 1 else None
     n = table.n_rows
     order = np.arange(n, dtype=np.int64) if order_or_none is None else order_or_none
