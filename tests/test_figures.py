@@ -448,3 +448,16 @@ def test_negative_contexts_keep_their_values_off_the_names(measured: dict[str, A
     values = [v for k, v in measured.items() if k.startswith("value_")]
     assert not any(_overlaps(n, v) for n in names for v in values)
     _assert_apart(measured, "value_")
+
+
+def test_a_long_question_is_shortened_in_the_legend_with_its_full_text_as_tooltip() -> None:
+    question = "What does the operator have to confirm, in writing, before the restart? " * 3
+    result = questions_reading(
+        _manual_text(), queries={question: "score_flow_limit", "b": "score_pressure_hold"}
+    )
+    svg = render_chart(result, Labels()).svg
+    texts = texts_by_id(svg)
+    assert "…" in texts["series_0"]
+    assert len(texts["series_0"]) < 50
+    assert f"<title>{question}</title>" in svg
+    assert "series_1" not in texts  # "b" fits: no id, no tooltip

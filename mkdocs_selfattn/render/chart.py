@@ -63,6 +63,9 @@ many); the rest are the words of the ``context_chart``, ``separation_chart`` and
 ``context_space`` views (``{axis}``: the axis name, ``{n}``: how many axes)."""
 
 
+LEGEND_WIDTH = 48
+"""Columns a legend entry may take: longer questions are shortened, in full in their tooltip."""
+
 MAX_BARS = 60
 """Most bars a weight chart draws: with more series, fewer candidates (the top ones, then
 "N others"), so that its upright labels fit a page column without shrinking out of sight."""
@@ -112,12 +115,15 @@ def render_chart(
     }
     series = []
     summary = []
-    for label, ws in zip(data.series, data.weights, strict=True):
+    for s, (label, ws) in enumerate(zip(data.series, data.weights, strict=True)):
         values = [ws[i] for i in kept.items]
         if kept.others:
             values.append(summed(ws, kept.others))
         texts = tuple(format_value(v, number_format) for v in values)
-        series.append(Series(label, tuple(values), texts))
+        short = shorten(label, LEGEND_WIDTH)
+        if short != label:
+            tooltips[f"series_{s}"] = label
+        series.append(Series(short, tuple(values), texts))
         summary.append(
             f"{label}: "
             + ", ".join(f"{n} {format_value(v, None)}" for n, v in zip(names, values, strict=True))
@@ -131,6 +137,7 @@ def render_chart(
         heading=title if title is not None else words["chart_title"],
         legend=True,  # even one series: the legend says which question or head it is
         muted=frozenset({len(kept.items)} if kept.others else ()),
+        shortened=frozenset(int(k.split("_")[1]) for k in tooltips if k.startswith("series_")),
     )
 
     def draw(fig: object) -> Drawn:

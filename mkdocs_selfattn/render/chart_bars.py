@@ -48,6 +48,9 @@ class Bars:
     """A weight chart: the y range is [0, 1] at most. Otherwise it holds every value, signed."""
     muted: frozenset[int] = field(default_factory=frozenset)
     """Categories drawn hatched: a reference (the baseline) or a summary ("N others")."""
+    shortened: frozenset[int] = field(default_factory=frozenset)
+    """Series whose legend label was shortened: its text gets the id ``series_N``, for the
+    tooltip with the full label."""
 
 
 def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
@@ -126,7 +129,13 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
     if bars.heading:
         ax.set_title(bars.heading)
     legend = ax.legend(title=None, loc="upper right", fontsize=8) if bars.legend else None
-    return _fit(fig, ax, value_texts, names, axis_x, patches, legend, bars, points)
+    dense = _fit(fig, ax, value_texts, names, axis_x, patches, legend, bars, points)
+    shown = ax.get_legend()
+    if shown is not None:
+        for s, text in enumerate(shown.get_texts()):
+            if s in bars.shortened:
+                text.set_gid(f"series_{s}")
+    return dense
 
 
 def _y_range(values: Sequence[float], weights: bool) -> tuple[float, float]:
