@@ -183,8 +183,10 @@ def _fit(
 ) -> bool:
     renderer = _renderer(fig)
     gap = GAP * fig.dpi / 72
-    upright_values = overlapping(boxes(values, renderer), gap)
-    upright_names = overlapping(boxes(names, renderer), gap)
+    value_boxes = boxes(values, renderer)
+    name_boxes = boxes(names, renderer)
+    upright_values = overlapping(value_boxes, gap)
+    upright_names = overlapping(name_boxes, gap)
     if upright_values:
         for text in values:
             text.set_rotation(90)
@@ -192,26 +194,32 @@ def _fit(
     if upright_names:
         for text in names:
             text.set_rotation(90)
-    # Upright texts side by side need one text height (plus air) per bar, or a wider figure.
-    upright = UPRIGHT_GAP * fig.dpi / 72
-    groups = [
-        (values, upright if upright_values else gap),
-        (names, upright if upright_names else gap),
-    ]
-    for _ in range(4):
-        crowded = [(g, air) for g, air in groups if overlapping(boxes(g, renderer), air)]
-        if not crowded:
-            break
-        fig.set_size_inches(fig.get_figwidth() * _spread(crowded, renderer), fig.get_figheight())
-        renderer = _renderer(fig)
-    below = boxes(names, renderer)
-    if upright_names or _touches(axis_x.get_window_extent(renderer), below):
+    if upright_values or upright_names:
+        # Upright texts side by side need one text height (plus air) per bar, or a wider figure.
+        upright = UPRIGHT_GAP * fig.dpi / 72
+        groups = [
+            (values, upright if upright_values else gap),
+            (names, upright if upright_names else gap),
+        ]
+        for _ in range(4):
+            crowded = [(g, air) for g, air in groups if overlapping(boxes(g, renderer), air)]
+            if not crowded:
+                break
+            fig.set_size_inches(
+                fig.get_figwidth() * _spread(crowded, renderer), fig.get_figheight()
+            )
+            renderer = _renderer(fig)
+        name_boxes = boxes(names, renderer)
+    # Texts that stayed as drawn keep their first measurement: a chart that fits is measured once.
+    if upright_names or _touches(axis_x.get_window_extent(renderer), name_boxes):
         _room_below(fig, ax, names, axis_x, renderer, points)
         renderer = _renderer(fig)
     if upright_values:
         _room_above(ax, values, renderer)
     if legend is not None:
-        covered = boxes(values, renderer) + [p.get_window_extent(renderer) for p in patches]
+        if upright_values or upright_names:
+            value_boxes = boxes(values, renderer)
+        covered = value_boxes + [p.get_window_extent(renderer) for p in patches]
         if _touches(legend.get_window_extent(renderer), covered):
             _legend_above(fig, ax, legend, bars, renderer)
     return upright_values or upright_names
