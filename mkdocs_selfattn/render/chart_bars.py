@@ -211,7 +211,9 @@ def _fit(
             renderer = _renderer(fig)
         name_boxes = boxes(names, renderer)
     # Texts that stayed as drawn keep their first measurement: a chart that fits is measured once.
-    if upright_names or _touches(axis_x.get_window_extent(renderer), name_boxes):
+    # The axis title sits under the names, not beside a two-line one.
+    title_top = axis_x.get_window_extent(renderer).y1
+    if upright_names or any(b.y0 < title_top for b in name_boxes):
         _room_below(fig, ax, names, axis_x, renderer, points)
         renderer = _renderer(fig)
     if upright_values:
