@@ -461,3 +461,25 @@ def test_a_long_question_is_shortened_in_the_legend_with_its_full_text_as_toolti
     assert len(texts["series_0"]) < 50
     assert f"<title>{question}</title>" in svg
     assert "series_1" not in texts  # "b" fits: no id, no tooltip
+
+
+def test_context_space_of_many_groups_keeps_its_legend_inside(measured: dict[str, Any]) -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    for g in range(24):
+        rows += [
+            f"r,scenario_{g:02d},x,p,{g / 10},1.0,0.5,0.25",
+            f"r,scenario_{g:02d},y,p,1.0,{g / 7},0.5,0.75",
+        ]
+    result = heads_reading(
+        "\n".join(rows) + "\n",
+        document="r",
+        heads={"h1": "w1", "h2": "w2"},
+        axes={"a": ["a"], "b": ["b"]},
+    )
+    svg = render_context_space(result, Labels()).svg
+    root = ET.fromstring(svg)
+    height = float((root.get("viewBox") or "").split()[3])
+    legend = measured["legend_0"]
+    assert legend.height <= height * 100 / 72  # display units of the drawn figure (dpi 100)
+    assert legend.y0 >= 0
+    assert len(re.findall(r'id="sa[0-9a-f]+-point_', svg)) == 48
