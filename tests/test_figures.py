@@ -483,3 +483,41 @@ def test_context_space_of_many_groups_keeps_its_legend_inside(measured: dict[str
     assert legend.height <= height * 100 / 72  # display units of the drawn figure (dpi 100)
     assert legend.y0 >= 0
     assert len(re.findall(r'id="sa[0-9a-f]+-point_', svg)) == 48
+
+
+def test_csv_text_is_data_in_every_new_figure() -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    hostile = [
+        "<script>alert(1)</script>",
+        'say ""hi"" --> "there"',
+        "$\\frac{$ & #1;",
+        "tab\tand\rcr",
+    ]
+    for g, token in enumerate(hostile):
+        rows += [
+            f'r,"{token} {g}","{token}",p,0.5,1.0,0.5,0.25',
+            f'r,"{token} {g}",y,p,1.0,0.2,0.5,0.75',
+        ]
+    result = heads_reading(
+        "\n".join(rows) + "\n",
+        document="r",
+        heads={"<b>h1</b>": "w1", 'h"2': "w2"},
+        axes={"a&x": ["a"], "<b>": ["b"]},
+    )
+    for render in (
+        render_chart,
+        render_context_chart,
+        render_separation_chart,
+        render_context_space,
+    ):
+        svg = render(result, Labels()).svg
+        ET.fromstring(svg)  # well-formed: every text escaped
+        assert "<script>" not in svg
+        assert "<b>" not in svg
+        assert "&lt;script&gt;" in svg or "&lt;b&gt;" in svg
+    source = render_mermaid(result, Labels())
+    assert "<script>" not in source
+    for line in source.splitlines():
+        if '["' in line:
+            inner = line.split('["', 1)[1].rsplit('"]', 1)[0]
+            assert '"' not in inner, line
