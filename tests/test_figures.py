@@ -188,13 +188,15 @@ def test_context_space_draws_every_head_of_every_group(
     assert "单 head (1.3, 0.9)" in svg  # the description lists every point
 
 
-def test_context_space_with_three_axes_says_which_two_it_shows() -> None:
+def test_context_space_with_three_axes_says_which_two_it_shows(update_goldens: bool) -> None:
     three = {
         "decision_axis": ["decision_axis"],
         **{a: [a] for a in ("evidence_axis", "condition_axis")},
     }
     result = heads_reading(_heads_text(), axes=three)
-    texts = texts_by_id(render_context_space(result, Labels()).svg)
+    svg = render_context_space(result, Labels(HEADS_DISPLAY)).svg
+    check_golden("context_space_three_axes.svg", svg, update_goldens)
+    texts = texts_by_id(svg)
     assert texts["axes_note"] == "axes decision_axis and evidence_axis of 3"
     assert texts["axis_y"] == "evidence_axis"
 
