@@ -523,3 +523,17 @@ def test_csv_text_is_data_in_every_new_figure() -> None:
         if '["' in line:
             inner = line.split('["', 1)[1].rsplit('"]', 1)[0]
             assert '"' not in inner, line
+
+
+def test_mermaid_of_hundreds_of_groups_draws_the_first_and_counts_the_rest() -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    for g in range(300):
+        rows += [f"r,s{g:03d},x,p,0.5,1.0,0.5,0.25", f"r,s{g:03d},y,p,1.0,0.2,0.5,0.75"]
+    result = heads_reading(
+        "\n".join(rows) + "\n", document="r", heads={"h1": "w1", "h2": "w2"}, axes={"a": ["a"]}
+    )
+    source = render_mermaid(result, Labels())
+    assert "group: s011" in source
+    assert "group: s012" not in source
+    assert 'more["288 others"]' in source
+    assert len(source) < 12_000
