@@ -537,3 +537,21 @@ def test_mermaid_of_hundreds_of_groups_draws_the_first_and_counts_the_rest() -> 
     assert "group: s012" not in source
     assert 'more["288 others"]' in source
     assert len(source) < 12_000
+
+
+def test_charts_of_hundreds_of_groups_show_the_first_and_say_so(measured: dict[str, Any]) -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    for g in range(300):
+        rows += [f"r,s{g:03d},x,p,{g % 5},1.0,0.5,0.25", f"r,s{g:03d},y,p,1.0,0.2,0.5,0.75"]
+    result = heads_reading(
+        "\n".join(rows) + "\n", document="r", heads={"h1": "w1", "h2": "w2"}, axes={"a": ["a"]}
+    )
+    texts = texts_by_id(render_separation_chart(result, Labels()).svg)
+    assert texts["axis_candidate"] == "scenario (the first 60 of 300 groups)"
+    assert "candidate_59" in texts
+    assert "candidate_60" not in texts
+    _assert_apart(measured, "value_")
+    texts = texts_by_id(render_context_chart(result, Labels()).svg)
+    assert texts["axis_candidate"] == "the first 20 of 300 groups"
+    assert "candidate_59" in texts  # 20 groups × (baseline, h1, h2)
+    assert "candidate_60" not in texts
