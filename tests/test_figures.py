@@ -466,25 +466,28 @@ def test_a_long_question_is_shortened_in_the_legend_with_its_full_text_as_toolti
 
 
 def test_context_space_of_many_groups_keeps_its_legend_inside(measured: dict[str, Any]) -> None:
-    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
-    for g in range(24):
+    """Twelve groups and eight heads: a legend of twenty entries, taller than the plot."""
+    heads = [f"w{h}" for h in range(8)]
+    rows = ["report_id,scenario,token,relation_role,a,b," + ",".join(heads)]
+    for g in range(12):
         rows += [
-            f"r,scenario_{g:02d},x,p,{g / 10},1.0,0.5,0.25",
-            f"r,scenario_{g:02d},y,p,1.0,{g / 7},0.5,0.75",
+            f"r,scenario_{g:02d},x,p,{g / 10},1.0," + ",".join(["0.5"] * 8),
+            f"r,scenario_{g:02d},y,p,1.0,{g / 7}," + ",".join(["0.5"] * 8),
         ]
     result = heads_reading(
         "\n".join(rows) + "\n",
         document="r",
-        heads={"h1": "w1", "h2": "w2"},
+        heads={f"head_{h}": h for h in heads},
         axes={"a": ["a"], "b": ["b"]},
     )
     svg = render_context_space(result, Labels()).svg
     root = ET.fromstring(svg)
     height = float((root.get("viewBox") or "").split()[3])
+    assert height > 259.2  # the figure grew
     legend = measured["legend_0"]
     assert legend.height <= height * 100 / 72  # display units of the drawn figure (dpi 100)
     assert legend.y0 >= 0
-    assert len(re.findall(r'id="sa[0-9a-f]+-point_', svg)) == 48
+    assert len(re.findall(r'id="sa[0-9a-f]+-point_', svg)) == 96
 
 
 def test_csv_text_is_data_in_every_new_figure() -> None:
@@ -544,14 +547,19 @@ def test_charts_of_hundreds_of_groups_show_the_first_and_say_so(measured: dict[s
     for g in range(300):
         rows += [f"r,s{g:03d},x,p,{g % 5},1.0,0.5,0.25", f"r,s{g:03d},y,p,1.0,0.2,0.5,0.75"]
     result = heads_reading(
-        "\n".join(rows) + "\n", document="r", heads={"h1": "w1", "h2": "w2"}, axes={"a": ["a"]}
+        "\n".join(rows) + "\n",
+        document="r",
+        heads={"h1": "w1", "h2": "w2"},
+        axes={"a": ["a"], "b": ["b"]},
     )
     texts = texts_by_id(render_separation_chart(result, Labels()).svg)
     assert texts["axis_candidate"] == "scenario (the first 60 of 300 groups)"
     assert "candidate_59" in texts
     assert "candidate_60" not in texts
     _assert_apart(measured, "value_")
+    texts = texts_by_id(render_context_space(result, Labels()).svg)
+    assert texts["axes_note"] == "the first 12 of 300 groups"
     texts = texts_by_id(render_context_chart(result, Labels()).svg)
-    assert texts["axis_candidate"] == "the first 20 of 300 groups"
-    assert "candidate_59" in texts  # 20 groups × (baseline, h1, h2)
-    assert "candidate_60" not in texts
+    assert texts["axis_candidate"] == "the first 10 of 300 groups"
+    assert "candidate_29" in texts  # 10 groups × (baseline, h1, h2), two bars each
+    assert "candidate_30" not in texts
