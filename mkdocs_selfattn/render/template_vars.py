@@ -205,7 +205,7 @@ class HeadVars(Described):
         "display",
         "column",
         "given",
-        "reference",
+        "is_reference",
         "values",
         "scores",
         "weights",
@@ -226,7 +226,7 @@ class HeadVars(Described):
         self.display = shared.labels(head.name)
         self.column = head.column
         self.given = head.given
-        self.reference = first and head.given
+        self.is_reference = first and head.given
         self.context = _axes(head.context, shared.single)
         self.shift = _axes(head.shift, shared.single)
         self.difference = _axes(head.difference, shared.single) if head.difference else []
