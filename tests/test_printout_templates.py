@@ -322,6 +322,8 @@ def test_bad_filter_and_bad_r3_input() -> None:
 def test_the_sandbox_and_determinism() -> None:
     assert "not allowed in a printout template" in _error("{{ csv_rows.__class__ }}")
     assert "no filter 'random'" in _error("{{ [1, 2] | random }}")
+    assert "not allowed in a printout template" in _error("{{ groups[0].contexts.clear() }}")
+    assert "not allowed in a printout template" in _error("{{ axes.append('x') }}")
     assert "'lipsum' is not a template variable" in _error("{{ lipsum() }}")
     assert "template line 1" in _error("{% include 'x.txt' %}")
     assert "longer than" in _error("{% for i in range(99999) %}" + "x" * 200 + "{% endfor %}")

@@ -2,7 +2,7 @@
 one located message (the block's ``template:`` line, the template line and what to fix).
 
 A template is author text run at build time, so it runs in Jinja2's sandbox (no attribute that
-starts with ``_``, no file access, bounded ``range``), without the two nondeterministic helpers
+starts with ``_``, no file access, bounded ``range``, no list or mapping changed in place), without the two nondeterministic helpers
 Jinja2 ships (``lipsum``, ``random``), and with its output capped: a page build must give the
 same bytes every time and can never be made to hang on memory.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from mkdocs_selfattn.errors import BlockError, close_matches
 
@@ -104,8 +104,10 @@ _NOT_A_VARIABLE = "'{}' is not a template variable"
 
 
 @functools.cache
-def environment() -> SandboxedEnvironment:
-    env = SandboxedEnvironment(
+def environment() -> ImmutableSandboxedEnvironment:
+    """Jinja2's sandbox that also refuses to change lists and mappings in place: a template
+    reads the results, it cannot edit what the next view of the same example reads."""
+    env = ImmutableSandboxedEnvironment(
         trim_blocks=True,
         keep_trailing_newline=True,
         undefined=_Undefined,
