@@ -198,8 +198,10 @@ class Pipeline:
                 payload = payload_of(result)
             self.cache.put("result", key, payload)
         labels = Labels(dict(spec.display)).for_result(result)
-        template_line = spec.line_of("template") if spec.template is not None else None
-        printout = render_printout(result, labels.as_written(), spec.template, line=template_line)
+        line = None if spec.template is None else spec.line_of("template")
+        printout = render_printout(
+            result, labels.as_written(), spec.template, line=line, top=spec.top
+        )
         script_output = None
         if script_file is not None and script_text is not None and self.settings.scripts:
             script_output = self._script_output(
