@@ -2,9 +2,10 @@
 one located message (the block's ``template:`` line, the template line and what to fix).
 
 A template is author text run at build time, so it runs in Jinja2's sandbox (no attribute that
-starts with ``_``, no file access, bounded ``range``, no list or mapping changed in place), without the two nondeterministic helpers
-Jinja2 ships (``lipsum``, ``random``), and with its output capped: a page build must give the
-same bytes every time and can never be made to hang on memory.
+starts with ``_``, no file access, bounded ``range``, no list or mapping changed in place),
+without the two nondeterministic helpers Jinja2 ships (``lipsum``, ``random``), and with its
+output capped: a page build must give the same bytes every time and can never be made to hang on
+memory.
 """
 
 from __future__ import annotations
