@@ -236,7 +236,7 @@ def _head_table(
         _plain(words["candidate"]),
         _plain(words["role"]),
         *((Span(words["weight"] + " · "), *_name(labels, h.name)) for h in heads),
-        *(_plain(a) for a in axes),
+        *(_plain(f"{words['vector']} · {a}") for a in axes),
     )
     shown = _shown(group, top)
     order = range(len(group.lines)) if shown is None else shown
