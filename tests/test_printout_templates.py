@@ -392,3 +392,15 @@ def test_heads_default_for_other_numbers_of_heads(
     first = out.split("\n\n")[1]
     assert [line for line in first.splitlines() if "separation" in line] == separations
     assert f"{'a_context'.ljust(max(map(len, heads)) + 8)} = [1.3, 0.9]" in first
+
+
+def test_top_level_questions_names_of_several_groups_say_where_they_went() -> None:
+    import dataclasses
+
+    one = manual_reading()
+    two = dataclasses.replace(one, groups=(one.groups[0], one.groups[0]))
+    with pytest.raises(TemplateError) as caught:
+        render_printout(two, template="{% for q in queries %}{% endfor %}")
+    assert caught.value.message.endswith(
+        "(with several groups: {% for g in groups %} and g.queries)"
+    )

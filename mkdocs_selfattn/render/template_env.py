@@ -102,6 +102,8 @@ def _hint(name: str, options: Iterable[str]) -> str:
 
 
 _NOT_A_VARIABLE = "'{}' is not a template variable"
+_ONE_GROUP = ("queries", "baseline", "lines")
+"""Top-level names of a questions example of one group (template_vars.reading_variables)."""
 
 
 @functools.cache
@@ -171,6 +173,8 @@ def _describe(exc: Exception, variables: Mapping[str, Any]) -> str:
         if message == _NOT_A_VARIABLE.format(name):
             known = sorted(variables, key=str.casefold)
             message += f"{_hint(name, known)}; variables: {', '.join(known)}"
+            if name in _ONE_GROUP and variables.get("layout") == "questions":
+                message += f" (with several groups: {{% for g in groups %}} and g.{name})"
         return message
     if isinstance(exc, SecurityError):
         return f"not allowed in a printout template ({exc})"
