@@ -404,3 +404,21 @@ def test_top_level_questions_names_of_several_groups_say_where_they_went() -> No
     assert caught.value.message.endswith(
         "(with several groups: {% for g in groups %} and g.queries)"
     )
+
+
+def test_a_targets_template_reads_the_candidates_cells_as_written() -> None:
+    data = b"memo,target_token,candidate_token,candidate_role,x,score\n"
+    data += b"d,it,cap,thing,1.50,2\nd,it,box,thing,0.5,1.0\ne,it,cap,thing,9,9\n"
+    cands = (
+        CandidateResult("cap", None, "thing", 2.0, 0.7, (1.5,)),
+        CandidateResult("box", None, "thing", 1.0, 0.3, (0.5,)),
+    )
+    target = TargetResult("it", None, cands, (1.2,), (0.2,), "cap", None, ())
+    result = DocumentResult("x.csv", 3, "d", 2, ("x",), (1.0,), (target,), 1.0)
+    template = (
+        "{% for c in targets[0].candidates %}{{ c.cells.x }}/{{ c.cells.score }} {% endfor %}"
+    )
+    out = render_printout(result, template=template, csv_bytes=data, columns={"document": "memo"})
+    assert out == "1.50/2 0.5/1.0 "
+    with pytest.raises(TemplateError, match="c.cells needs the example's CSV"):
+        render_printout(result, template="{{ targets[0].top.cells.x }}")
