@@ -420,5 +420,5 @@ def test_a_targets_template_reads_the_candidates_cells_as_written() -> None:
     )
     out = render_printout(result, template=template, csv_bytes=data, columns={"document": "memo"})
     assert out == "1.50/2 0.5/1.0 "
-    with pytest.raises(TemplateError, match="c.cells needs the example's CSV"):
+    with pytest.raises(TemplateError, match=r"c\.cells needs the example's CSV"):
         render_printout(result, template="{{ targets[0].top.cells.x }}")
