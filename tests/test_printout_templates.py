@@ -332,6 +332,20 @@ def test_the_sandbox_and_determinism() -> None:
     assert first == render_printout(manual_reading())
 
 
+def test_endless_loops_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_selfattn.render import template_env
+
+    monkeypatch.setattr(template_env, "MAX_STEPS", 50_000)
+    endless = "{% for i in range(9999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}"
+    assert "template line 1" in _error(endless)
+    assert "reads more than 50,000 items" in _error(endless)
+    nested = "{% for a in lines %}{% for b in lines %}{% for c in queries[0].lines %}"
+    nested += "{% endfor %}{% endfor %}{% endfor %}"
+    assert "reads more than 50,000 items" in _error(nested)  # 40 x 40 x 40 lines
+    assert "a template may read" in _error("{{ range(10**9) | length }}")
+    assert render_printout(manual_reading(), template="{{ range(3) | list }}") == "[0, 1, 2]"
+
+
 def test_a_template_error_is_located_at_the_template_key_on_the_page() -> None:
     from mkdocs_selfattn.page import _problem
     from mkdocs_selfattn.spec import BlockSpec, ExampleSpec, ViewOptions

@@ -18,7 +18,7 @@ from typing import Any, TypeVar, overload
 
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.template_env import Cells, Described, Named
+from mkdocs_selfattn.render.template_env import Cells, Described, Named, spend
 
 T = TypeVar("T")
 
@@ -47,7 +47,9 @@ class Lazy(Sequence[T]):
         return self._make(index)
 
     def __iter__(self) -> Iterator[T]:
-        return (self._make(i) for i in range(self._count))
+        for i in range(self._count):
+            spend()
+            yield self._make(i)
 
     def __repr__(self) -> str:
         return f"<{self._count} items>"
