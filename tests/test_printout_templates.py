@@ -342,7 +342,12 @@ def test_endless_loops_stop(monkeypatch: pytest.MonkeyPatch) -> None:
     nested = "{% for a in lines %}{% for b in lines %}{% for c in queries[0].lines %}"
     nested += "{% endfor %}{% endfor %}{% endfor %}"
     assert "reads more than 50,000 items" in _error(nested)  # 40 x 40 x 40 lines
+    weights = "{% for a in queries[0].weights %}{% for b in queries[0].weights %}"
+    weights += "{% for c in queries[0].weights %}{% endfor %}{% endfor %}{% endfor %}"
+    assert "reads more than 50,000 items" in _error(weights)
     assert "a template may read" in _error("{{ range(10**9) | length }}")
+    out = render_printout(manual_reading(), template="{{ queries[0].weights[:2] | r3 }}")
+    assert out == "[0.006, 0.006]"
     assert render_printout(manual_reading(), template="{{ range(3) | list }}") == "[0, 1, 2]"
 
 

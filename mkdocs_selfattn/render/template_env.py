@@ -95,6 +95,16 @@ class _Counted(Sequence[int]):
             yield number
 
 
+class Numbers(list[float]):
+    """A head's per-line numbers (``h.weights``): a list that prints as one, whose items a loop
+    reads against the :func:`spend` budget."""
+
+    def __iter__(self) -> Iterator[float]:
+        for number in super().__iter__():
+            spend()
+            yield number
+
+
 def _range(*args: int) -> _Counted:
     numbers = range(*args)
     if len(numbers) > MAX_STEPS:

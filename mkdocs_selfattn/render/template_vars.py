@@ -18,7 +18,7 @@ from typing import Any, TypeVar, overload
 
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.template_env import Cells, Described, Named, spend
+from mkdocs_selfattn.render.template_env import Cells, Described, Named, Numbers, spend
 
 T = TypeVar("T")
 
@@ -177,16 +177,16 @@ class HeadVars(Described):
         return HeadLineVars(group.lines[at], group, at, self._shared, self._head)
 
     @cached_property
-    def values(self) -> list[float]:
-        return list(self._head.values)
+    def values(self) -> Numbers:
+        return Numbers(self._head.values)
 
     @cached_property
-    def scores(self) -> list[float]:
+    def scores(self) -> Numbers:
         return self.values
 
     @cached_property
-    def weights(self) -> list[float]:
-        return list(self._head.weights)
+    def weights(self) -> Numbers:
+        return Numbers(self._head.weights)
 
     @cached_property
     def lines(self) -> Lazy[HeadLineVars]:
