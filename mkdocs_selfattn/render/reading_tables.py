@@ -67,7 +67,7 @@ def _vector(values: Sequence[float]) -> list[Cell]:
 def _caption(
     result: ReadingResult, group: GroupResult, labels: Labels, words: Mapping[str, str]
 ) -> list[Span]:
-    if len(result.groups) == 1 and result.layout == "questions":
+    if not group.name or (len(result.groups) == 1 and result.layout == "questions"):
         return []
     return [Span(words["group"] + " ", "strong"), *_name(labels, group.name, "strong")]
 
