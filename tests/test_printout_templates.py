@@ -441,3 +441,14 @@ def test_a_targets_template_reads_the_candidates_cells_as_written() -> None:
     assert out == "1.50/2 0.5/1.0 "
     with pytest.raises(TemplateError, match=r"c\.cells needs the example's CSV"):
         render_printout(result, template="{{ targets[0].top.cells.x }}")
+
+
+def test_separation_and_head_of_unknown_names() -> None:
+    with pytest.raises(TemplateError) as caught:
+        render_printout(report_reading(), template='a\n{{ groups[0].separation("head1", "hed2") }}')
+    assert caught.value.message == (
+        'template line 2 `{{ groups[0].separation("head1", "hed2") }}`: separation: no head '
+        "'hed2' in group 'balanced_heads' (did you mean 'head2'?); heads: single_head, head1, head2"
+    )
+    with pytest.raises(TemplateError, match="did you mean 'head1_weight'"):
+        render_printout(report_reading(), template='{{ groups[0].head("head1_weigth") }}')

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, TypeVar, overload
 
+from mkdocs_selfattn.errors import did_you_mean
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.template_env import Cells, Described, Named, Numbers, spend
@@ -253,8 +254,10 @@ class GroupVars(Described):
         except ValueError:
             names = [h.name for h in self.heads]
             wrong = next(n for n in (first, second) if n not in names and not self._column(n))
+            hint = did_you_mean(wrong, names)
             raise ValueError(
-                f"separation: no head '{wrong}' in group '{self.name}'; heads: {', '.join(names)}"
+                f"separation: no head '{wrong}' in group '{self.name}'{hint}; "
+                f"heads: {', '.join(names)}"
             ) from None
 
     def head(self, name: str) -> HeadVars:
@@ -262,8 +265,10 @@ class GroupVars(Described):
         for head in self.heads:
             if name in (head.name, head.column):
                 return head
-        names = ", ".join(h.name for h in self.heads)
-        raise ValueError(f"head: no head '{name}' in group '{self.name}'; heads: {names}")
+        names = [h.name for h in self.heads]
+        hint = did_you_mean(name, [*names, *(h.column for h in self.heads)])
+        listed = ", ".join(names)
+        raise ValueError(f"head: no head '{name}' in group '{self.name}'{hint}; heads: {listed}")
 
     def _column(self, name: str) -> bool:
         return any(h.column == name for h in self.heads)
