@@ -173,9 +173,9 @@ def test_heads_of_one_axis_and_two_heads() -> None:
     assert [row[0][0].text for row in table.rows] == [
         "a",
         "b",
-        "context · ",
-        "context · ",
-        "difference · ",
+        "context",
+        "context",
+        "difference",
     ]
     assert separations.rows[0][2][0].text == "0.5"
     [compare] = head_compare(result, Labels())

@@ -258,9 +258,9 @@ def _head_table(
         for n, head in enumerate(heads):
             if key == "difference" and n == 0:
                 continue
-            label = (Span(words[key] + " · ", "em"), *_name(labels, head.name))
+            label, name = (Span(words[key], "em"),), _name(labels, head.name)
             values: tuple[float, ...] = getattr(head, pick)
-            rows.append((label, blank, *(blank for _ in heads), *_vector(values)))
+            rows.append((label, name, *(blank for _ in heads), *_vector(values)))
     align = ("l", "l", *("r" for _ in heads), *("r" for _ in axes))
     caption = _caption(result, group, labels, words)
     return Table(tuple(caption) or None, header, align, tuple(rows))
