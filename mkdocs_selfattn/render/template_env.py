@@ -2,25 +2,33 @@
 one located message (the block's ``template:`` line, the template line and what to fix).
 
 A template is author text run at build time, so it runs in Jinja2's sandbox (no attribute that
-starts with ``_``, no file access, bounded ``range``), without the two nondeterministic helpers
-Jinja2 ships (``lipsum``, ``random``), and with its output capped: a page build must give the
-same bytes every time and can never be made to hang on memory.
+starts with ``_``, no file access, bounded ``range``, no list or mapping changed in place),
+without the two nondeterministic helpers Jinja2 ships (``lipsum``, ``random``), and with its
+output capped: a page build must give the same bytes every time and can never be made to hang on
+memory.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from mkdocs_selfattn.errors import BlockError, close_matches
 
 MAX_OUTPUT = 16 * 1024 * 1024
 """Characters a printout may have: far above any script's output, far below a runaway loop's."""
+
+MAX_STEPS = 20_000_000
+"""Items a printout may read from ``range`` and the records' line lists, all loops together: a
+million lines read by three questions is 3,000,000; two loops nested over them would never end."""
+
+_steps: contextvars.ContextVar[list[int]] = contextvars.ContextVar("template_steps")
 
 _TEMPLATE_FILE = "<template>"
 
@@ -53,8 +61,61 @@ class Named(dict[str, Any]):
     """A mapping of head, question or group names (``g.contexts.head1``)."""
 
 
+def spend(count: int = 1) -> None:
+    """Count items a template reads; past :data:`MAX_STEPS` the printout stops with a message."""
+    steps = _steps.get(None)
+    if steps is None:
+        return
+    steps[0] += count
+    if steps[0] > MAX_STEPS:
+        raise _TooLongError(
+            f"the template reads more than {MAX_STEPS:,} items; loop over fewer lines"
+        )
+
+
+class _TooLongError(Exception):
+    """A template past :data:`MAX_STEPS` (raised through Jinja2, reported as one message)."""
+
+
+class _Counted(Sequence[int]):
+    """``range`` for templates: the same numbers, each one counted by :func:`spend`."""
+
+    def __init__(self, numbers: range) -> None:
+        self._numbers = numbers
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._numbers[index]
+
+    def __iter__(self) -> Iterator[int]:
+        for number in self._numbers:
+            spend()
+            yield number
+
+
+class Numbers(list[float]):
+    """A head's per-line numbers (``h.weights``): a list that prints as one, whose items a loop
+    reads against the :func:`spend` budget."""
+
+    def __iter__(self) -> Iterator[float]:
+        for number in super().__iter__():
+            spend()
+            yield number
+
+
+def _range(*args: int) -> _Counted:
+    numbers = range(*args)
+    if len(numbers) > MAX_STEPS:
+        raise _TooLongError(f"range of {len(numbers):,} numbers; a template may read {MAX_STEPS:,}")
+    return _Counted(numbers)
+
+
 def r3(value: Any) -> Any:
     """``round(x, 3)`` as the chapters' scripts print it, element-wise on lists."""
+    if isinstance(value, jinja2.Undefined):
+        value._fail_with_undefined_error()  # says which name is undefined, as printing would
     if isinstance(value, list | tuple):
         return [r3(v) for v in value]
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -99,11 +160,15 @@ def _hint(name: str, options: Iterable[str]) -> str:
 
 
 _NOT_A_VARIABLE = "'{}' is not a template variable"
+_ONE_GROUP = ("queries", "baseline", "lines")
+"""Top-level names of a questions example of one group (template_vars.reading_variables)."""
 
 
 @functools.cache
-def environment() -> SandboxedEnvironment:
-    env = SandboxedEnvironment(
+def environment() -> ImmutableSandboxedEnvironment:
+    """Jinja2's sandbox that also refuses to change lists and mappings in place: a template
+    reads the results, it cannot edit what the next view of the same example reads."""
+    env = ImmutableSandboxedEnvironment(
         trim_blocks=True,
         keep_trailing_newline=True,
         undefined=_Undefined,
@@ -112,6 +177,7 @@ def environment() -> SandboxedEnvironment:
     env.filters["r3"] = r3
     del env.filters["random"]
     del env.globals["lipsum"]
+    env.globals["range"] = _range
     return env
 
 
@@ -138,6 +204,7 @@ def fill(text: str, variables: Mapping[str, Any], line: int | None = None) -> st
         raise TemplateError(_syntax_message(text, exc), line=line) from None
     parts: list[str] = []
     size = 0
+    token = _steps.set([0])
     try:
         for chunk in template.generate(variables):
             size += len(chunk)
@@ -152,10 +219,14 @@ def fill(text: str, variables: Mapping[str, Any], line: int | None = None) -> st
         raise
     except RecursionError:
         raise TemplateError(_located(text, None, "calls itself too deeply"), line=line) from None
+    except _TooLongError as exc:
+        raise TemplateError(_located(text, _template_line(exc), str(exc)), line=line) from None
     except Exception as exc:  # a template may fail in any way; the author gets one line
         raise TemplateError(
             _located(text, _template_line(exc), _describe(exc, variables)), line=line
         ) from None
+    finally:
+        _steps.reset(token)
     return "".join(parts)
 
 
@@ -166,6 +237,8 @@ def _describe(exc: Exception, variables: Mapping[str, Any]) -> str:
         if message == _NOT_A_VARIABLE.format(name):
             known = sorted(variables, key=str.casefold)
             message += f"{_hint(name, known)}; variables: {', '.join(known)}"
+            if name in _ONE_GROUP and variables.get("layout") == "questions":
+                message += f" (with several groups: {{% for g in groups %}} and g.{name})"
         return message
     if isinstance(exc, SecurityError):
         return f"not allowed in a printout template ({exc})"
