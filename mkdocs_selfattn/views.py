@@ -105,7 +105,7 @@ def mermaid_view(
         out.shared_warnings.append(MERMAID_FENCE_MISSING)
         return ("html", error_html(MERMAID_FENCE_MISSING, language=view.language))
     source = render_mermaid(
-        _targets(example, "mermaid", line),
+        example.result,
         example.labels,
         top=view.top,
         number_format=_number_format(pipeline, view),
