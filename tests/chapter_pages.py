@@ -94,7 +94,7 @@ def parse_questions(printout: str) -> dict[str, dict[str, Any]]:
 
 
 def parse_heads(printout: str) -> dict[str, Any]:
-    """{csv_rows, focus_report_rows, axes, groups: {scenario: {contexts, difference, separation}}}."""
+    """{csv_rows, focus_report_rows, axes, groups: {scenario: {contexts, difference, …}}}."""
     header, *blocks = printout.strip("\n").split("\n\n")
     head = dict(line.split(" = ", 1) for line in header.split("\n"))
     groups: dict[str, dict[str, Any]] = {}
@@ -167,8 +167,15 @@ def inline_values(markdown: str) -> list[Inline]:
             words = shlex.split(span[1])
             spec = words.pop()[1:] if words[-1].startswith(":") else None
             found.append(
-                Inline(span[0], words[0], words[1], words[2:], spec, _plain(before)[-8:],
-                       _plain(after)[:3])
+                Inline(
+                    span[0],
+                    words[0],
+                    words[1],
+                    words[2:],
+                    spec,
+                    _plain(before)[-8:],
+                    _plain(after)[:3],
+                )
             )
     return found
 

@@ -56,8 +56,7 @@ def course_site(tmp_path_factory: pytest.TempPathFactory) -> CourseSite:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env |= {"NO_MKDOCS_2_WARNING": "1", "PYTHONWARNINGS": "ignore"}
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(repo / "mkdocs.yml")]
-        + ["-d", str(root)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(root)],
         cwd=repo,
         env=env,
         capture_output=True,

@@ -85,7 +85,9 @@ def test_title_and_navigation_carry_the_section_ids(
     # The primary navigation of this language lists the three sections in order, named by id.
     nav = page.find("nav", "md-nav--primary")
     links = [
-        (a.attrs["href"], a.text().strip()) for a in nav.find_all("a") if "p5-13-" in a.attrs["href"]
+        (a.attrs["href"], a.text().strip())
+        for a in nav.find_all("a")
+        if "p5-13-" in a.attrs["href"]
     ]
     chapters = [re.search(r"(p5-13-\d-[a-z-]+)/", href) for href, _ in links]
     assert [m[1] for m in chapters if m] == ORDER, links
@@ -193,7 +195,9 @@ def test_every_language_shows_the_same_numbers(course_site: Any, stem: str) -> N
                 seen.setdefault(item.raw, {}).setdefault(language, set()).add(shown)
     everywhere = {raw: by for raw, by in seen.items() if len(by) == len(LANGUAGES)}
     assert len(everywhere) >= 20, sorted(seen)
-    differ = {raw: by for raw, by in everywhere.items() if len({frozenset(v) for v in by.values()}) > 1}
+    differ = {
+        raw: by for raw, by in everywhere.items() if len({frozenset(v) for v in by.values()}) > 1
+    }
     assert not differ, differ
     # The book's headline numbers, in every language's prose.
     wanted = {
@@ -236,7 +240,12 @@ def test_search_index_holds_the_chapters_numbers_not_their_figures(course_site: 
         index = Path(course_site.root) / prefix / "search/search_index.json"
         docs = json.loads(index.read_text(encoding="utf-8"))["docs"]
         for stem in CHAPTERS:
-            text = " ".join(d["text"] for d in docs if d["location"].startswith(url(stem, language)[len(prefix):]))
+            text = " ".join(
+                d["text"]
+                for d in docs
+                if d["location"].startswith(url(stem, language)[len(prefix) :])
+            )
             assert text, (language, stem)
-            assert "<svg" not in text and "classDef" not in text
+            assert "<svg" not in text
+            assert "classDef" not in text
             assert ("4.685" if stem.startswith("p5-13-1") else "0.335") in text

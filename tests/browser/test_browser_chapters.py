@@ -55,7 +55,11 @@ GLYPHS = """
     ctx.fillText(ch, 4, 4);
     const data = ctx.getImageData(0, 0, 64, 64).data;
     let bits = "", ink = 0;
-    for (let i = 3; i < data.length; i += 4) { const on = data[i] > 127; bits += on ? 1 : 0; ink += on; }
+    for (let i = 3; i < data.length; i += 4) {
+      const on = data[i] > 127;
+      bits += on ? 1 : 0;
+      ink += on;
+    }
     return { bits, ink };
   };
   return elements.map((el) => {
@@ -65,7 +69,10 @@ GLYPHS = """
     return {
       text: el.textContent.slice(0, 60),
       family,
-      glyphs: chars.map((c) => { const g = draw(c, family); return { c, ink: g.ink, box: g.bits === notdef, bits: g.bits }; }),
+      glyphs: chars.map((c) => {
+        const g = draw(c, family);
+        return { c, ink: g.ink, box: g.bits === notdef, bits: g.bits };
+      }),
     };
   });
 }
@@ -113,10 +120,9 @@ def _check_glyphs(page: Any, handles: Any, language: str, where: str) -> None:
     assert drawn, f"{where}: no text in the page's script"
     for probe in drawn:
         for glyph in probe["glyphs"]:
-            assert glyph["ink"] > 0 and not glyph["box"], (
-                f"{where}: {glyph['c']!r} of {probe['text']!r} is not a real glyph "
-                f"(fonts {probe['family']})"
-            )
+            what = f"{where}: {glyph['c']!r} of {probe['text']!r} (fonts {probe['family']})"
+            assert glyph["ink"] > 0, f"{what} draws nothing"
+            assert not glyph["box"], f"{what} is the missing-glyph box"
         if len(probe["glyphs"]) > 1:
             assert len({g["bits"] for g in probe["glyphs"]}) > 1, f"{where}: identical boxes"
 
@@ -133,7 +139,8 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
 
     # Mermaid: every figure rendered, no syntax error, this language's labels in the plugin's one.
     figures = page.evaluate(MERMAID_TEXT)
-    assert len(figures) == MERMAIDS[stem] and not any(f["error"] for f in figures), figures
+    assert len(figures) == MERMAIDS[stem], figures
+    assert not any(f["error"] for f in figures), figures
     plugin_figure = " ".join(f["text"] for f in figures)
     for label in labels[:1]:
         assert label in plugin_figure, f"{label!r} is not in the mermaid figures"
@@ -160,10 +167,16 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
         chart.scroll_into_view_if_needed()
         assert chart.is_visible()
         box = chart.bounding_box()
-        assert box and box["width"] > 300 and box["height"] > 150, box
+        assert box is not None
+        assert box["width"] > 300, box
+        assert box["height"] > 150, box
         texts = chart.locator("text")
-        _check_glyphs(page, [texts.nth(i).element_handle() for i in range(texts.count())],
-                      language, f"{language} chart {n + 1}")
+        _check_glyphs(
+            page,
+            [texts.nth(i).element_handle() for i in range(texts.count())],
+            language,
+            f"{language} chart {n + 1}",
+        )
         colors = page.evaluate(READ_COLORS, chart.element_handle())
         assert colors["scheme"] == scheme
         background = page_background(colors["backgrounds"])
@@ -195,16 +208,22 @@ def phone(browser: Any) -> Iterator[Callable[[str], Any]]:
 
     def open_page(address: str) -> Any:
         context = browser.new_context(
-            viewport={"width": 375, "height": 800}, device_scale_factor=2, is_mobile=True,
-            has_touch=True, locale="zh-CN", service_workers="block",
+            viewport={"width": 375, "height": 800},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            locale="zh-CN",
+            service_workers="block",
         )
         context.set_default_timeout(60_000)
         context.add_init_script(OPEN_SHADOW_ROOTS)
         context.route(
             "**/*",
-            lambda route: route.continue_()
-            if urlparse(route.request.url).hostname == "127.0.0.1"
-            else route.abort("blockedbyclient"),
+            lambda route: (
+                route.continue_()
+                if urlparse(route.request.url).hostname == "127.0.0.1"
+                else route.abort("blockedbyclient")
+            ),
         )
         contexts.append(context)
         page = context.new_page()
@@ -227,7 +246,8 @@ def test_no_horizontal_overflow_at_375_px(
         " window: window.innerWidth })"
     )
     assert sizes["window"] == 375
-    assert sizes["page"] <= sizes["window"] and sizes["body"] <= sizes["window"], sizes
+    assert sizes["page"] <= sizes["window"], sizes
+    assert sizes["body"] <= sizes["window"], sizes
     # Every chart fits the phone (scaled down), and no figure pushes out of the article.
     wide = page.evaluate(
         "() => [...document.querySelectorAll('article svg.selfattn-chart, article div.mermaid')]"
@@ -239,6 +259,7 @@ def test_no_horizontal_overflow_at_375_px(
         "() => [...document.querySelectorAll('article svg.selfattn-chart')]"
         ".map((e) => e.getBoundingClientRect().width)"
     )
-    assert len(charts) == CHARTS[stem] and all(0 < w <= 375 for w in charts), charts
+    assert len(charts) == CHARTS[stem], charts
+    assert all(0 < w <= 375 for w in charts), charts
     if language == "zh":
         page.screenshot(path=str(artifacts / f"{stem}-phone.png"), full_page=True)
