@@ -303,7 +303,7 @@ def test_undefined_variable_says_what_exists() -> None:
 
 def test_undefined_attribute_and_column() -> None:
     message = _error("{% for q in queries %}\n{{ q.labl }}\n{% endfor %}")
-    assert message.startswith("template line 2 `{{ q.labl }}`: a head has no 'labl'")
+    assert message.startswith("template line 2 `{{ q.labl }}`: a question has no 'labl'")
     assert "(did you mean 'label'?)" in message
     message = _error("{{ lines[0].cells.line_idd }}")
     assert "no CSV column 'line_idd' (did you mean 'line_id'?); it has: line_id, section" in message
@@ -311,6 +311,9 @@ def test_undefined_attribute_and_column() -> None:
 
 def test_bad_filter_and_bad_r3_input() -> None:
     assert "no filter 'R3' (did you mean 'r3'?)" in _error("{{ baseline | R3 }}")
+    assert "a question has no 'contxt' (did you mean 'context'?)" in _error(
+        "{{ queries[0].contxt | r3 }}"
+    )
     message = _error("x\n{{ queries[0].label | r3 }}")
     assert message.startswith("template line 2")
     assert "r3 rounds numbers or lists of numbers" in message

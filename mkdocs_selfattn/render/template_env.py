@@ -55,6 +55,8 @@ class Named(dict[str, Any]):
 
 def r3(value: Any) -> Any:
     """``round(x, 3)`` as the chapters' scripts print it, element-wise on lists."""
+    if isinstance(value, jinja2.Undefined):
+        value._fail_with_undefined_error()  # says which name is undefined, as printing would
     if isinstance(value, list | tuple):
         return [r3(v) for v in value]
     if isinstance(value, bool) or not isinstance(value, int | float):

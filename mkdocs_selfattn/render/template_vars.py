@@ -220,6 +220,7 @@ class HeadVars(Described):
 
     def __init__(self, head: HeadResult, group: GroupResult, shared: _Shared, first: bool):
         self._head, self._group, self._shared = head, group, shared
+        self.kind = "head" if head.given else "question"
         self.name = head.name
         self.label = head.name
         self.display = shared.labels(head.name)
