@@ -165,9 +165,8 @@ def context_space_view(
 
 
 def view_query(view: ViewOptions) -> str | None:
-    """The block's ``query:`` (which question or head a figure shows), when the spec has it."""
-    query = getattr(view, "query", None)
-    return query if isinstance(query, str) else None
+    """The block's ``query:``: which question or head a figure shows."""
+    return view.query
 
 
 def _figure(
@@ -175,12 +174,9 @@ def _figure(
 ) -> Piece:
     """Any chart view: checked, then from the cache, a worker or drawn here."""
     from mkdocs_selfattn.render.chart_context import figure_problem
-    from mkdocs_selfattn.render.figure_query import query_problem
 
     query = view_query(view)
-    problem = query_problem(example.result, query)
-    if problem is None and name != "chart":
-        problem = figure_problem(example.result, name, query)
+    problem = None if name == "chart" else figure_problem(example.result, name)
     if problem is not None:
         raise BlockError(problem, line=line)
     number_format = _number_format(pipeline, view)

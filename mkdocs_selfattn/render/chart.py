@@ -26,7 +26,7 @@ from mkdocs_selfattn.render.chart_svg import (
 from mkdocs_selfattn.render.chart_svg import (
     chart_words as _words,
 )
-from mkdocs_selfattn.render.figure_text import keep_top, shorten, summed
+from mkdocs_selfattn.render.figure_text import fold, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value
 from mkdocs_selfattn.results import DocumentResult
 
@@ -93,8 +93,12 @@ def render_chart(
     names = [data.candidates[i] for i in kept.items]
     if kept.others:
         names.append(words["others"].replace("{n}", str(len(kept.others))))
-    shown = tuple(shorten(n) for n in names)
-    tooltips = {f"candidate_{p}": full for p, full in enumerate(names) if shown[p] != full}
+    shown = tuple(fold(n) for n in names)
+    tooltips = {
+        f"candidate_{p}": full
+        for p, full in enumerate(names)
+        if shown[p].replace("\n", " ") != full
+    }
     series = []
     summary = []
     for label, ws in zip(data.series, data.weights, strict=True):

@@ -185,7 +185,8 @@ def _fit(
             fig.get_figwidth() * _spread(crowded, renderer, gap), fig.get_figheight()
         )
         renderer = _renderer(fig)
-    if upright_names:
+    below = boxes(names, renderer)
+    if upright_names or _touches(axis_x.get_window_extent(renderer), below):
         _room_below(fig, ax, names, axis_x, renderer, points)
         renderer = _renderer(fig)
     if upright_values:

@@ -26,13 +26,13 @@ from mkdocs_selfattn.render.chart_svg import (
     draw_svg,
     printable,
 )
-from mkdocs_selfattn.render.figure_text import shorten
+from mkdocs_selfattn.render.figure_text import fold, shorten
 from mkdocs_selfattn.render.labels import Labels, format_value
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
-def figure_problem(result: object, view: str, query: str | None = None) -> str | None:
+def figure_problem(result: object, view: str) -> str | None:
     """Why ``view`` cannot be drawn for this result (None: it can)."""
     if not isinstance(result, ReadingResult):
         return (
@@ -40,14 +40,11 @@ def figure_problem(result: object, view: str, query: str | None = None) -> str |
             "(use 'chart' for its weights)"
         )
     names = result.head_names
-    if view == "separation_chart":
-        if len(names) < 2:
-            return (
-                f"the 'separation_chart' view compares two heads, and this example has one "
-                f"({', '.join(names) or 'none'}): add a second head"
-            )
-        if query is not None and not _named(result, query):
-            return f"query '{query}' is not a head of this example; heads: {', '.join(names)}"
+    if view == "separation_chart" and len(names) < 2:
+        return (
+            f"the 'separation_chart' view compares two heads, and this example has one "
+            f"({', '.join(names) or 'none'}): add a second head"
+        )
     if view == "context_space" and len(result.axes) < 2:
         axes = ", ".join(result.axis_names) or "none"
         return (
@@ -55,10 +52,6 @@ def figure_problem(result: object, view: str, query: str | None = None) -> str |
             f"({axes}): give two vector columns or two 'axes:'"
         )
     return None
-
-
-def _named(result: ReadingResult, name: str) -> bool:
-    return bool(result.groups) and any(name in (h.name, h.column) for h in result.groups[0].heads)
 
 
 def pair(result: ReadingResult, query: str | None) -> tuple[str, str]:
@@ -184,8 +177,10 @@ def _bars(
     summary: str,
     muted: frozenset[int],
 ) -> ChartOutput:
-    short = tuple(shorten(n) for n in names)
-    tooltips = {f"candidate_{p}": n for p, n in enumerate(names) if short[p] != n}
+    short = tuple(fold(n) for n in names)
+    tooltips = {
+        f"candidate_{p}": n for p, n in enumerate(names) if short[p].replace("\n", " ") != n
+    }
     bars = Bars(
         categories=short,
         series=series,
@@ -298,9 +293,9 @@ def render_context_space(
         short = [shorten(n) for n in names]
         legend = ax.legend(handles, short, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8)
         for i, (t, full) in enumerate(zip(legend.get_texts(), names, strict=True)):
-            t.set_gid(f"legend_{i}")
+            t.set_gid(f"legend_text_{i}")
             if short[i] != full:
-                tooltips[f"legend_{i}"] = full
+                tooltips[f"legend_text_{i}"] = full
         ax.set_xlabel(x_name).set_gid("axis_x")
         ax.set_ylabel(y_name).set_gid("axis_y")
         ax.margins(0.15)

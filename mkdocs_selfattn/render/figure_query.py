@@ -1,8 +1,6 @@
-"""Which figure a view draws, and with which question or head: the one place that maps a view
-name to its drawing, checks a block's ``query:`` and lists a figure's texts for ``check``.
-
-Kept free of matplotlib: the view checks a block and ``check`` tests glyphs without drawing.
-"""
+"""Which figure a view draws: the one place that maps a figure view's name to its drawing and
+to the texts ``check`` tests for glyphs (without matplotlib). The block's ``query:`` is checked
+once for every view, by the pipeline, before any of them renders."""
 
 from __future__ import annotations
 
@@ -14,23 +12,6 @@ from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.results import DocumentResult
 
 FIGURE_VIEWS = ("chart", "context_chart", "separation_chart", "context_space")
-
-
-def query_problem(result: DocumentResult | ReadingResult, query: str | None) -> str | None:
-    """Why the block's ``query:`` names nothing this example has (None: it is fine)."""
-    if query is None:
-        return None
-    if not isinstance(result, ReadingResult):
-        return (
-            f"'query: {query}' picks a question or head, and this example reads targets: "
-            "remove 'query:' (the chart shows every target)"
-        )
-    first = result.groups[0] if result.groups else None
-    if first is not None and any(query in (h.name, h.column) for h in first.heads):
-        return None
-    what = "question" if result.layout == "questions" else "head"
-    names = ", ".join(f"'{h.name}' ({h.column})" for h in first.heads) if first else "none"
-    return f"'query: {query}' is not a {what} of this example; {what}s: {names}"
 
 
 def draw_figure(

@@ -41,6 +41,26 @@ def shorten(text: str, limit: int = LABEL_WIDTH) -> str:
     return head.rstrip() + "…" + tail.lstrip()
 
 
+def fold(text: str, limit: int = LABEL_WIDTH) -> str:
+    """A label under a bar: one line if it fits ``limit`` columns, else two (broken at the
+    space nearest the middle, or at the limit), the second shortened if even two are too few."""
+    if width(text) <= limit:
+        return text
+    spaces = [i for i, ch in enumerate(text) if ch == " " and 0 < i < len(text) - 1]
+    fitting = [i for i in spaces if width(text[:i]) <= limit]
+    whole = [i for i in fitting if width(text[i + 1 :]) <= limit]
+    if whole:
+        cut = min(whole, key=lambda i: abs(width(text[:i]) - width(text) / 2))
+        first, rest = text[:cut], text[cut + 1 :]
+    elif fitting:
+        cut = max(fitting)
+        first, rest = text[:cut], text[cut + 1 :]
+    else:
+        first = _fit(text, limit)
+        rest = text[len(first) :]
+    return first + "\n" + shorten(rest, limit)
+
+
 def _fit(text: str, limit: int) -> str:
     out, used = [], 0
     for ch in text:
