@@ -119,6 +119,8 @@ def parse_heads(printout: str) -> dict[str, Any]:
 
 # -- inline values of the page's markdown ---------------------------------------------------------
 
+_VALUE = r"\[[^\]]*\]|-?\d+(?:\.\d+)?(?:e[-+]?\d+)?%?|[^，。；：、,;:()（）\[\]\s\"“”]+"
+"""What an inline value shows: a vector, a number, or a label (whitespace removed)."""
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _INLINE = re.compile(r"(?<![`\\])`\{selfattn\} ([^`]*)`(?!`)")
 
@@ -132,6 +134,7 @@ class Inline:
     spec: str | None
     prefix: str  # the page text just before it, whitespace removed
     suffix: str  # the page text just after it, whitespace removed
+    after_value: bool  # the prefix is all that stands between the previous value and this one
 
 
 def _plain(markdown: str) -> str:
@@ -166,15 +169,11 @@ def inline_values(markdown: str) -> list[Inline]:
             after = text[span.end() : spans[n + 1].start() if n + 1 < len(spans) else None]
             words = shlex.split(span[1])
             spec = words.pop()[1:] if words[-1].startswith(":") else None
+            joined = n > 0 and len(_plain(before)) < 8
+            prefix = _plain(before) if joined else _plain(before)[-8:]
             found.append(
                 Inline(
-                    span[0],
-                    words[0],
-                    words[1],
-                    words[2:],
-                    spec,
-                    _plain(before)[-8:],
-                    _plain(after)[:3],
+                    span[0], words[0], words[1], words[2:], spec, prefix, _plain(after)[:3], joined
                 )
             )
     return found
@@ -204,9 +203,12 @@ def shown_values(values: Sequence[Inline], text: str) -> list[str]:
     position = 0
     shown: list[str] = []
     for item in values:
-        assert len(item.prefix) >= 2, f"{item.raw}: too little text before it to find it by"
-        tail = re.escape(item.suffix) if item.suffix else r"(?=$|[，。；、,;:)）])"
-        match = re.compile(re.escape(item.prefix) + "(.+?)" + tail).search(flat, position)
+        assert item.after_value or len(item.prefix) >= 2, f"{item.raw}: no text to find it by"
+        pattern = re.compile(re.escape(item.prefix) + f"({_VALUE})" + re.escape(item.suffix))
+        if item.after_value:  # right after the previous value: anchored there
+            match = pattern.match(flat, position)
+        else:
+            match = pattern.search(flat, position)
         assert match is not None, (
             f"{item.raw}: no '{item.prefix}…{item.suffix}' after position {position}: "
             f"{flat[position : position + 160]!r}"
