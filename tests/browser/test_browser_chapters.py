@@ -87,7 +87,7 @@ MERMAID_TEXT = """
 
 MERMAID_LABELS = """
 () => [...document.querySelectorAll("article div.mermaid")].flatMap((host) =>
-  [...host.shadowRoot.querySelectorAll(".nodeLabel, .edgeLabel, text")].filter(
+  [...host.shadowRoot.querySelectorAll(".nodeLabel, .nodeLabel *, text, tspan")].filter(
     (e) => [...e.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim())))
 """
 
@@ -169,7 +169,14 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
         box = chart.bounding_box()
         assert box is not None
         assert box["width"] > 300, box
-        assert box["height"] > 150, box
+        assert box["height"] > 100, box
+        # Scaled into the column, its words stay legible: no label under 7 px on screen.
+        small = page.evaluate(
+            "(svg) => [...svg.querySelectorAll('text')].map((t) => [t.textContent,"
+            " t.getBoundingClientRect().height]).filter(([s, h]) => s.trim() && h < 7)",
+            chart.element_handle(),
+        )
+        assert not small, f"{language} chart {n + 1}: labels under 7 px: {small[:5]}"
         texts = chart.locator("text")
         _check_glyphs(
             page,
