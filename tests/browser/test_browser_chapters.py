@@ -85,6 +85,17 @@ MERMAID_TEXT = """
 })
 """
 
+MERMAID_TEXT_PX = """
+() => [...document.querySelectorAll("article div.mermaid")].map((host) => {
+  const svg = host.shadowRoot.querySelector("svg");
+  const box = svg.viewBox.baseVal;
+  const scale = box && box.width ? svg.getBoundingClientRect().width / box.width : 1;
+  const label = svg.querySelector(".nodeLabel");
+  return (label ? parseFloat(getComputedStyle(label).fontSize) : 16) * scale;
+})
+"""
+"""The on-screen size of each mermaid figure's node text, once the figure is fitted to the column."""
+
 MERMAID_LABELS = """
 () => [...document.querySelectorAll("article div.mermaid")].flatMap((host) =>
   [...host.shadowRoot.querySelectorAll(".nodeLabel, .nodeLabel *, text, tspan")].filter(
@@ -147,6 +158,9 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
     if language != "en":
         assert re.search(SCRIPT[language], plugin_figure)
     _check_glyphs(page, page.evaluate_handle(MERMAID_LABELS), language, f"{language} mermaid")
+    sizes = page.evaluate(MERMAID_TEXT_PX)
+    small = [f"figure {n + 1}: {px:.1f} px" for n, px in enumerate(sizes) if px < 7]
+    assert not small, f"mermaid text too small to read: {small}"
 
     low: list[str] = []
     for node in page.evaluate(READ_MERMAID_COLORS):
