@@ -85,6 +85,17 @@ MERMAID_TEXT = """
 })
 """
 
+CHART_TEXT_PX = """
+(svg) => {
+  const box = svg.viewBox.baseVal;
+  const scale = box && box.width ? svg.getBoundingClientRect().width / box.width : 1;
+  return [...svg.querySelectorAll("text")]
+    .map((t) => [t.textContent, parseFloat(getComputedStyle(t).fontSize) * scale])
+    .filter(([s, px]) => s.trim() && px < 7);
+}
+"""
+"""A chart's words drawn under 7 px on screen, once the chart is fitted to the column."""
+
 MERMAID_TEXT_PX = """
 () => [...document.querySelectorAll("article div.mermaid")].map((host) => {
   const svg = host.shadowRoot.querySelector("svg");
@@ -94,7 +105,7 @@ MERMAID_TEXT_PX = """
   return (label ? parseFloat(getComputedStyle(label).fontSize) : 16) * scale;
 })
 """
-"""The on-screen size of each mermaid figure's node text, once the figure is fitted to the column."""
+"""The on-screen size of each mermaid figure's node text, once fitted to the column."""
 
 MERMAID_LABELS = """
 () => [...document.querySelectorAll("article div.mermaid")].flatMap((host) =>
@@ -185,11 +196,7 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
         assert box["width"] > 300, box
         assert box["height"] > 100, box
         # Scaled into the column, its words stay legible: no label under 7 px on screen.
-        small = page.evaluate(
-            "(svg) => [...svg.querySelectorAll('text')].map((t) => [t.textContent,"
-            " t.getBoundingClientRect().height]).filter(([s, h]) => s.trim() && h < 7)",
-            chart.element_handle(),
-        )
+        small = page.evaluate(CHART_TEXT_PX, chart.element_handle())
         assert not small, f"{language} chart {n + 1}: labels under 7 px: {small[:5]}"
         texts = chart.locator("text")
         _check_glyphs(
