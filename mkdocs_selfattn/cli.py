@@ -10,25 +10,16 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from types import MappingProxyType
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn import __version__
-from mkdocs_selfattn.candidate_table import ColumnMap
+from mkdocs_selfattn.cli_run import run_command, usage_of_run
 from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.pipeline import ResolvedFile
-from mkdocs_selfattn.render.escape import md_escape
-from mkdocs_selfattn.render.jsonout import render_json
-from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.printout import render_printout
-from mkdocs_selfattn.render.tables import render_compare, render_tables
-from mkdocs_selfattn.results import DocumentResult
 from mkdocs_selfattn.views import VIEWS
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.spec import ExampleSpec
+    pass
 
 
 def _pair(text: str, what: str) -> tuple[str, str]:
@@ -51,13 +42,33 @@ def _group(text: str) -> tuple[str, list[str]]:
 
 
 def _column(text: str) -> tuple[str, str]:
+    from mkdocs_selfattn.spec_values import COLUMN_ROLES
+
     role, name = _pair(text, "--column")
-    roles = ColumnMap.keys()
+    roles = COLUMN_ROLES
     if role not in roles:
         raise argparse.ArgumentTypeError(
             f"--column role {role!r} is unknown; roles: {', '.join(roles)}"
         )
     return role, name
+
+
+def _reader(option: str) -> Callable[[str], tuple[str, str]]:
+    def parse(text: str) -> tuple[str, str]:
+        name, column = _pair(text, option)
+        if not column:
+            raise argparse.ArgumentTypeError(f"{option} {name} names no column")
+        return name, column
+
+    return parse
+
+
+def _axis(text: str) -> tuple[str, tuple[str, ...]]:
+    name, members = _pair(text, "--axis")
+    columns = tuple(m for m in members.split(",") if m)
+    if not columns:
+        raise argparse.ArgumentTypeError(f"--axis {name} lists no columns")
+    return name, columns
 
 
 def _temperature(text: str) -> float:
@@ -83,7 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="compute one document's example and print it")
     run.add_argument("csv", help="the CSV file of candidate rows")
-    run.add_argument("--document", required=True, help="the document (memo) to compute")
+    run.add_argument(
+        "--document",
+        help="the document (memo) to compute (required for targets; default with --query or "
+        "--head: the whole file)",
+    )
     run.add_argument(
         "--target",
         action="append",
@@ -91,7 +106,43 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOKEN",
         help="a target token to re-read (repeatable; default: every target in CSV order)",
     )
+    readers = run.add_mutually_exclusive_group()
+    readers.add_argument(
+        "--query",
+        action="append",
+        dest="queries",
+        type=_reader("--query"),
+        metavar="LABEL=SCORE_COLUMN",
+        help="a question over every line: softmax of that column (repeatable, in order)",
+    )
+    readers.add_argument(
+        "--head",
+        action="append",
+        dest="heads",
+        type=_reader("--head"),
+        metavar="NAME=WEIGHT_COLUMN",
+        help="a head with given weights (repeatable; the first is the reference)",
+    )
     run.add_argument("--vectors", help="vector columns, comma-separated (default: the rest)")
+    run.add_argument(
+        "--axis",
+        action="append",
+        dest="axes",
+        type=_axis,
+        metavar="NAME=COLUMN,COLUMN",
+        help="a context axis, the sum of its columns (repeatable; --query/--head)",
+    )
+    run.add_argument(
+        "--normalise",
+        action="store_true",
+        help="divide each head's given weights by their sum where it is not 1 (--head)",
+    )
+    run.add_argument(
+        "--template", metavar="FILE", help="a Jinja2 template file for the text printout"
+    )
+    run.add_argument(
+        "--top", type=int, default=3, metavar="N", help="top lines in the printout (default 3)"
+    )
     run.add_argument(
         "--display",
         action="append",
@@ -116,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ROLE=NAME",
         help="map a column role (document, target, candidate, role, score, …) to a CSV column",
     )
-    run.add_argument("--temperature", type=_temperature, default=1.0, help="softmax temperature")
+    run.add_argument("--temperature", type=_temperature, default=None, help="softmax temperature")
     run.add_argument(
         "--format",
         choices=["text", "json", "markdown", *VIEWS],
@@ -152,14 +203,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        usage_of_run(parser, args)
     if args.command == "check":
         return _check(args.config_file, args.format)
     if args.command == "inspect":
         return _inspect(args.csv, dict(args.columns))
     if args.command == "new":
         return _new(args.dir)
-    return _run(args)
+    return run_command(args)
 
 
 def _check(config_file: str | None, fmt: str) -> int:
@@ -193,67 +247,6 @@ def _new(folder: str) -> int:
     for path in written:
         print(f"wrote {path}")
     print(next_step(folder))
-    return 0
-
-
-class _CommandLineFiles:
-    """Paths as typed on the command line: relative to the working folder, shown as typed."""
-
-    def __init__(self) -> None:
-        self.project_root = Path.cwd()
-
-    def resolve(self, raw: str, key: str, line: int) -> ResolvedFile:
-        return ResolvedFile(path=Path(raw).absolute(), display=raw, link=raw)
-
-
-def _spec(args: argparse.Namespace) -> ExampleSpec:
-    from mkdocs_selfattn.spec import ExampleSpec
-
-    vectors = tuple(v for v in args.vectors.split(",") if v) if args.vectors else None
-    return ExampleSpec(
-        id=None,
-        csv=args.csv,
-        document=args.document,
-        line=1,
-        targets=tuple(args.targets) if args.targets else None,
-        vectors=vectors,
-        columns=MappingProxyType(dict(args.column)),
-        display=MappingProxyType(dict(args.display)),
-        groups=MappingProxyType({name: tuple(members) for name, members in args.group}),
-        temperature=args.temperature,
-        mixed_candidates=True,
-    )
-
-
-def _run(args: argparse.Namespace) -> int:
-    """Load the example through the pipeline the plugin uses, then print one view of it."""
-    from mkdocs_selfattn.cache import Cache
-    from mkdocs_selfattn.pipeline import Pipeline, Settings
-    from mkdocs_selfattn.spec import ViewOptions
-
-    pipeline = Pipeline(Settings(scripts=False, mermaid=None), Cache(None))
-    try:
-        example = pipeline.load(_spec(args), _CommandLineFiles())
-        result = example.result
-        assert isinstance(result, DocumentResult)
-        for warning in result.warnings:  # the plugin's data checks: uneven targets
-            print(f"mkdocs-selfattn: warning: {warning}", file=sys.stderr)
-        labels = Labels(dict(args.display))
-        if args.format == "json":
-            text = render_json(result)
-        elif args.format == "markdown":
-            tables = render_tables(result, labels, escape=md_escape)
-            text = tables + "\n\n" + render_compare(result, labels, escape=md_escape) + "\n"
-        elif args.format == "text":
-            text = render_printout(result, labels)
-        else:
-            view = ViewOptions(show=(args.format,))
-            pieces = pipeline.render(example, view, line=1).pieces
-            text = "".join(str(content) + "\n" for _, content in pieces)
-    except SelfAttnError as exc:
-        print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
-        return 1
-    sys.stdout.write(text)
     return 0
 
 
