@@ -5,7 +5,7 @@ Records are built lazily: a file of a million lines read by three questions must
 for a template that prints the top three. Lists stay Python lists, so ``{{ x }}`` prints exactly
 what the chapter's ``print(x)`` would; with a single axis, contexts, baselines, shifts,
 differences and vectors are plain numbers (the P5-13.1 printout's ``context = 4.685``). The
-targets layout keeps lists always, as P5-13.2's printout has always printed them.
+targets layout's records are in :mod:`template_targets`.
 
 docs/plugin/templates.md documents every name below; keep the two in step.
 """
@@ -19,7 +19,6 @@ from typing import Any, TypeVar, overload
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.template_env import Cells, Described, Named
-from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 
 T = TypeVar("T")
 
@@ -57,67 +56,6 @@ class Lazy(Sequence[T]):
 def _axes(values: Sequence[float], single: bool) -> Any:
     """One number for a one-axis example, else a list (how the scripts print it)."""
     return values[0] if single and len(values) == 1 else list(values)
-
-
-# ------------------------------------------------------------------------------ targets layout
-
-
-class CandidateVars(Described):
-    kind = "candidate"
-    fields = ("token", "index", "display", "role", "score", "weight", "vector")
-
-    def __init__(self, cand: CandidateResult, labels: Labels) -> None:
-        self.token = cand.token
-        self.index = cand.index
-        self.display = labels(cand.token, cand.index)
-        self.role = cand.role
-        self.score = cand.score
-        self.weight = cand.weight
-        self.vector = list(cand.vector)
-
-
-class TargetVars(Described):
-    kind = "target"
-    fields = (
-        "token",
-        "index",
-        "display",
-        "candidates",
-        "representation",
-        "shift",
-        "top",
-        "groups",
-    )
-
-    def __init__(self, target: TargetResult, labels: Labels) -> None:
-        self.token = target.target
-        self.index = target.target_index
-        self.display = labels(target.target, target.target_index)
-        self.candidates = [CandidateVars(c, labels) for c in target.candidates]
-        self.representation = list(target.representation)
-        self.shift = list(target.shift)
-        self.groups = Named(target.groups)
-        top = [c for c in self.candidates if (c.token, c.index) == (target.top, target.top_index)]
-        self.top = top[0] if top else CandidateVars(_bare(target), labels)
-
-
-def _bare(target: TargetResult) -> CandidateResult:
-    return CandidateResult(target.top, target.top_index, "", 0.0, 0.0, ())
-
-
-def target_variables(result: DocumentResult, labels: Labels) -> dict[str, Any]:
-    """The targets layout (P5-13.2): a document's targets in CSV order."""
-    return {
-        "layout": "targets",
-        "source": result.source,
-        "csv_rows": result.csv_rows,
-        "document": result.document,
-        "document_rows": result.document_rows,
-        "vector_columns": list(result.vector_columns),
-        "baseline": list(result.baseline),
-        "temperature": result.temperature,
-        "targets": [TargetVars(t, labels) for t in result.targets],
-    }
 
 
 # ------------------------------------------------------------------- questions and heads layouts
@@ -205,7 +143,7 @@ class HeadVars(Described):
         "display",
         "column",
         "given",
-        "reference",
+        "is_reference",
         "values",
         "scores",
         "weights",
@@ -226,7 +164,7 @@ class HeadVars(Described):
         self.display = shared.labels(head.name)
         self.column = head.column
         self.given = head.given
-        self.reference = first and head.given
+        self.is_reference = first and head.given
         self.context = _axes(head.context, shared.single)
         self.shift = _axes(head.shift, shared.single)
         self.difference = _axes(head.difference, shared.single) if head.difference else []
