@@ -292,13 +292,18 @@ def chart_key(
     style: ChartStyle,
     number_format: str | None,
     view: ViewOptions,
-    name: str = "chart",
+    name: str | None = None,
 ) -> str:
-    """The cache key of one figure: ``name`` is the view (a block may show several figures)."""
+    """The cache key of one figure: ``name`` is the view (a block may show several figures).
+
+    Without ``name``, the key of the ``chart`` the pipeline draws ahead, which does not know the
+    block's ``query:`` (``ChartRequest.query`` stays unset): it matches the chart of a block
+    without ``query:``, never one with, so a chart drawn ahead is never shown for a query.
+    """
     return content_key(
         "chart",
-        name,
-        view_query(view),
+        name or "chart",
+        None if name is None else view_query(view),
         __version__,
         code_fingerprint(),
         CHART_FORMAT,

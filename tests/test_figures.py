@@ -130,6 +130,12 @@ def test_figure_goldens(
     assert first.missing_glyphs == []
     assert render(result, labels, **options).svg == first.svg
     check_golden(name, first.svg, update_goldens)
+    # Themeable: text, axes and hatching follow the page's colour; no fixed black.
+    assert "currentColor" in first.svg
+    assert "#010203" not in first.svg
+    assert "#000000" not in first.svg
+    ids = re.findall(r'\bid="([^"]+)"', first.svg)
+    assert len(ids) == len(set(ids))
 
 
 def test_question_chart_shows_every_line_of_one_question(
@@ -141,7 +147,8 @@ def test_question_chart_shows_every_line_of_one_question(
     names = [texts[f"candidate_{i}"] for i in range(40)]
     assert names == [f"L{i:02d}" for i in range(1, 41)]
     assert texts["value_0_9"] == "0.092"  # L10, the top line
-    assert "value_1_0" not in texts  # one series: the question asked
+    assert "value_1_0" not in texts  # one series: the question asked, named by the legend
+    assert texts["legend_1"] == "泄压后要保持多久？"
     assert "泄压后要保持多久？" in (ET.fromstring(svg).find(f"{SVG}title").text or "")  # type: ignore[union-attr]
     # By column or by label, the same chart.
     by_label = render_chart(result, labels, query="What is the pressure-release holding time?")
@@ -418,3 +425,16 @@ def test_two_line_names_keep_the_axis_title_below_them(
         _assert_apart(measured, "value_")
         if "axis_candidate" in measured:
             assert not any(_overlaps(measured["axis_candidate"], n) for n in names)
+
+
+def test_negative_contexts_keep_their_values_off_the_names(measured: dict[str, Any]) -> None:
+    rows = ["line_id,evidence_signal,score_a,score_b,score_c"]
+    rows += [f"L{i},{-3.5 * (i % 4) - 1},{i % 5},{(i * 3) % 7},{(i * 5) % 3}" for i in range(12)]
+    queries = {"first question": "score_a", "second": "score_b", "third": "score_c"}
+    result = questions_reading("\n".join(rows) + "\n", queries=queries, role=None)
+    svg = render_context_chart(result, Labels()).svg
+    assert texts_by_id(svg)["value_0_1"].startswith("-")
+    names = [v for k, v in measured.items() if k.startswith("candidate_")]
+    values = [v for k, v in measured.items() if k.startswith("value_")]
+    assert not any(_overlaps(n, v) for n in names for v in values)
+    _assert_apart(measured, "value_")

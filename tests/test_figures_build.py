@@ -68,8 +68,11 @@ def test_every_figure_view_is_drawn(figures_site: Site) -> None:
     question, context, separation, space, heads = svgs
     assert "问“泄压后要保持多久”时，每一行分到的权重" in question
     assert ">L40<" in question
+    assert "-value_0_39" in question  # one series: the question 'query:' names, drawn ahead
+    assert "-value_1_0" not in question
     assert "泄压后要保持多久？" in context  # the question's display label
-    assert ">一视同仁的 baseline<" in context
+    assert ">一视同仁的<" in context  # folded onto two lines
+    assert ">baseline<" in context
     assert ">9.922<" in context
     assert ">1.14<" in separation
     assert "决定与条件分工" in separation
@@ -108,3 +111,58 @@ def test_a_figure_that_cannot_be_drawn_is_one_located_message(
     assert message in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert f"docs/index.md:{line}: selfattn: " in done.stderr, done.stderr
+
+
+def test_check_tests_the_figures_without_drawing_them(figures_site: Site) -> None:
+    """``check`` sees every figure view (their glyphs are tested, nothing is drawn) and the page
+    passes; a figure it cannot draw fails there as in the build."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    command = [sys.executable, "-m", "mkdocs_selfattn.cli", "check", "-f"]
+    done = subprocess.run(
+        [*command, str(figures_site.config_file)],
+        cwd=figures_site.root,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=180,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    page = figures_site.docs / "index.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text + "\n```selfattn\nuse: manual\nshow: [context_space]\n```\n", "utf-8")
+    try:
+        failed = subprocess.run(
+            [*command, str(figures_site.config_file)],
+            cwd=figures_site.root,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=180,
+            env=env,
+            check=False,
+        )
+    finally:
+        page.write_text(text, "utf-8")
+    assert failed.returncode == 1
+    assert "has one (evidence_signal)" in failed.stdout + failed.stderr
+
+
+def test_figures_drawn_in_a_worker_and_in_the_build_are_the_same_bytes(
+    figures_site: Site, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    site = new_site(
+        tmp_path_factory.mktemp("figures-inline"),
+        course_csv=False,
+        plugin_options={"chart_workers": 0},
+    )
+    _copy_data(site)
+    site.page("index.md", (figures_site.docs / "index.md").read_text(encoding="utf-8"))
+    done = site.run()
+    assert done.returncode == 0, done.stderr
+    assert _svgs(site.html()) == _svgs(figures_site.html())

@@ -118,7 +118,7 @@ def render_chart(
         axis_x=words["axis_candidate"],
         axis_y=words["axis_weight"],
         heading=title if title is not None else words["chart_title"],
-        legend=isinstance(result, DocumentResult) or len(data.series) > 1,
+        legend=True,  # even one series: the legend says which question or head it is
         muted=frozenset({len(kept.items)} if kept.others else ()),
     )
 

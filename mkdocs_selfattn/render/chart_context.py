@@ -31,6 +31,9 @@ from mkdocs_selfattn.render.labels import Labels, format_value
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
+LEGEND_WIDTH = 28
+"""Columns a legend entry of the context space may take (it has the figure's right third)."""
+
 
 def figure_problem(result: object, view: str) -> str | None:
     """Why ``view`` cannot be drawn for this result (None: it can)."""
@@ -290,7 +293,7 @@ def render_context_space(
                 )
             )
             names.append(shown(head))
-        short = [shorten(n) for n in names]
+        short = [shorten(n, LEGEND_WIDTH) for n in names]
         legend = ax.legend(handles, short, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8)
         for i, (t, full) in enumerate(zip(legend.get_texts(), names, strict=True)):
             t.set_gid(f"legend_text_{i}")

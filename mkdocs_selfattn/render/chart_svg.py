@@ -101,6 +101,7 @@ def _rc(style: ChartStyle) -> Any:
         "xtick.color": SENTINEL,
         "ytick.color": SENTINEL,
         "text.color": SENTINEL,
+        "hatch.color": SENTINEL,
         "axes.titlecolor": SENTINEL,
         "legend.labelcolor": SENTINEL,
         "legend.frameon": False,
