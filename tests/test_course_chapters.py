@@ -245,3 +245,37 @@ def test_search_index_holds_the_chapters_numbers_not_their_figures(course_site: 
         assert "<svg" not in text
         assert "classDef" not in text
         assert ("4.685" if stem.startswith("p5-13-1") else "0.335") in text
+
+
+def _outline(markdown: str) -> list[str]:
+    """Headings' levels, admonitions, fences and each selfattn block's example and views."""
+    outline: list[str] = []
+    for block in re.finditer(
+        r"^(#{1,3}) |^(!!!|\?\?\?) (\w+)|^```(\w+)\n(.*?)^```", markdown, re.M | re.S
+    ):
+        if block[1]:
+            outline.append(block[1])
+        elif block[2]:
+            outline.append(f"{block[2]} {block[3]}")
+        elif block[4] == "selfattn":
+            use = re.search(r"^use: (\S+)", block[5], re.M)
+            show = re.search(r"^show: (.*)$", block[5], re.M)
+            outline.append(f"selfattn {use[1] if use else '?'} {show[1] if show else ''}")
+        else:
+            outline.append(str(block[4]))
+    return outline
+
+
+@pytest.mark.parametrize("stem", list(CHAPTERS))
+def test_the_three_languages_have_the_same_structure(stem: str) -> None:
+    outlines = {
+        lang: _outline(source(stem, lang).read_text(encoding="utf-8")) for lang in LANGUAGES
+    }
+    assert sum(item.startswith("selfattn ") for item in outlines["zh"]) == 7, outlines["zh"]
+    assert outlines["ko"] == outlines["zh"]
+    assert outlines["en"] == outlines["zh"]
+    inline = {
+        lang: [i.raw for i in inline_values(source(stem, lang).read_text("utf-8"))]
+        for lang in LANGUAGES
+    }
+    assert sorted(inline["ko"]) == sorted(inline["zh"]) == sorted(inline["en"])
