@@ -477,3 +477,16 @@ def test_normalised_heads_agree_with_the_reference(text: str) -> None:
         # (a - b) ** 2, which libm's pow may round differently.
         pair = (tuple(want["contexts"]["head1"]), tuple(want["contexts"]["head2"]))
         assert group.separation("head1", "head2") == separation(*pair)
+
+
+@HYPOTHESIS
+@given(st.randoms(use_true_random=False))
+def test_interleaved_rows_group_by_first_appearance(rng: object) -> None:
+    import random
+
+    assert isinstance(rng, random.Random)
+    header, *rows = HEADS_CSV.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    rng.shuffle(rows)  # groups split up, in any order
+    text = "\n".join([header, *rows]) + "\n"
+    for name in ("ops_pressure_return", "code_guard_flow"):
+        assert report(text, name) == heads_reading(text, document=name)

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, TypeVar, overload
 
+from mkdocs_selfattn.errors import did_you_mean
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.template_env import Cells, Described, Named
+from mkdocs_selfattn.render.template_env import Cells, Described, Named, Numbers, spend
 
 T = TypeVar("T")
 
@@ -47,7 +48,9 @@ class Lazy(Sequence[T]):
         return self._make(index)
 
     def __iter__(self) -> Iterator[T]:
-        return (self._make(i) for i in range(self._count))
+        for i in range(self._count):
+            spend()
+            yield self._make(i)
 
     def __repr__(self) -> str:
         return f"<{self._count} items>"
@@ -175,16 +178,16 @@ class HeadVars(Described):
         return HeadLineVars(group.lines[at], group, at, self._shared, self._head)
 
     @cached_property
-    def values(self) -> list[float]:
-        return list(self._head.values)
+    def values(self) -> Numbers:
+        return Numbers(self._head.values)
 
     @cached_property
-    def scores(self) -> list[float]:
+    def scores(self) -> Numbers:
         return self.values
 
     @cached_property
-    def weights(self) -> list[float]:
-        return list(self._head.weights)
+    def weights(self) -> Numbers:
+        return Numbers(self._head.weights)
 
     @cached_property
     def lines(self) -> Lazy[HeadLineVars]:
@@ -251,8 +254,10 @@ class GroupVars(Described):
         except ValueError:
             names = [h.name for h in self.heads]
             wrong = next(n for n in (first, second) if n not in names and not self._column(n))
+            hint = did_you_mean(wrong, names)
             raise ValueError(
-                f"separation: no head '{wrong}' in group '{self.name}'; heads: {', '.join(names)}"
+                f"separation: no head '{wrong}' in group '{self.name}'{hint}; "
+                f"heads: {', '.join(names)}"
             ) from None
 
     def head(self, name: str) -> HeadVars:
@@ -260,8 +265,10 @@ class GroupVars(Described):
         for head in self.heads:
             if name in (head.name, head.column):
                 return head
-        names = ", ".join(h.name for h in self.heads)
-        raise ValueError(f"head: no head '{name}' in group '{self.name}'; heads: {names}")
+        names = [h.name for h in self.heads]
+        hint = did_you_mean(name, [*names, *(h.column for h in self.heads)])
+        listed = ", ".join(names)
+        raise ValueError(f"head: no head '{name}' in group '{self.name}'{hint}; heads: {listed}")
 
     def _column(self, name: str) -> bool:
         return any(h.column == name for h in self.heads)
