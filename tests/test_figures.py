@@ -22,13 +22,13 @@ from figure_fixtures import SVG, document, texts_by_id
 from reading_fixtures import heads_reading, manual_reading, questions_reading, report_reading
 
 from mkdocs_selfattn.readings import ReadingResult
-from mkdocs_selfattn.render.chart import render_chart
+from mkdocs_selfattn.render.chart import MAX_BARS, render_chart
 from mkdocs_selfattn.render.chart_context import (
     figure_problem,
     render_context_chart,
-    render_context_space,
     render_separation_chart,
 )
+from mkdocs_selfattn.render.chart_space import render_context_space
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 
@@ -292,6 +292,15 @@ def measured(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     return found
 
 
+def _shown(series: int, candidates: int) -> int:
+    """Bars per series: every candidate while the chart has room (40, and at most 60 bars in
+    all), else the top ones and one "N others"."""
+    per_series = MAX_BARS // series
+    if candidates <= min(40, per_series):
+        return candidates
+    return min(20, per_series - 1) + 1
+
+
 def _overlaps(a: Any, b: Any) -> bool:
     return bool(a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1)
 
@@ -315,8 +324,9 @@ def test_value_labels_never_overlap_at_three_or_more_targets(
         [f"target{t}" for t in range(targets)], [f"c{i:02d}" for i in range(candidates)]
     )
     render_chart(result, Labels())
-    assert _assert_apart(measured, "value_") == targets * candidates
-    assert _assert_apart(measured, "candidate_") == candidates
+    shown = _shown(targets, candidates)
+    assert _assert_apart(measured, "value_") == targets * shown
+    assert _assert_apart(measured, "candidate_") == shown
     values = [v for k, v in measured.items() if k.startswith("value_")]
     names = [v for k, v in measured.items() if k.startswith("candidate_")]
     for name in names:
@@ -334,9 +344,9 @@ def test_value_labels_never_overlap_for_three_heads_and_all_questions(
     render_chart(*report)
     assert _assert_apart(measured, "value_") == 27
     assert _assert_apart(measured, "candidate_") == 9
-    render_chart(*manual)  # three questions × 40 lines
-    assert _assert_apart(measured, "value_") == 120
-    assert _assert_apart(measured, "candidate_") == 40
+    render_chart(*manual)  # three questions × 40 lines: the top 19 and "21 others"
+    assert _assert_apart(measured, "value_") == 3 * 20
+    assert _assert_apart(measured, "candidate_") == 20
 
 
 def test_the_seed_chart_is_drawn_as_before(measured: dict[str, Any]) -> None:
@@ -405,7 +415,7 @@ def test_a_target_with_5000_candidates_in_the_targets_layout() -> None:
     result = document(["it", "that", "this"], [f"candidate_{i:04d}" for i in range(5000)])
     svg = render_chart(result, Labels()).svg
     texts = texts_by_id(svg)
-    assert texts["candidate_20"] == "4980 others"
+    assert texts["candidate_19"] == "4981 others"  # three series: 19 bars each, and the rest
     source = render_mermaid(result, Labels())
     assert "4980 others" in source
     assert max(len(line) for line in source.splitlines()) < 1500
@@ -423,8 +433,8 @@ def test_two_line_names_keep_the_axis_title_below_them(
         names = [v for k, v in measured.items() if k.startswith("candidate_")]
         _assert_apart(measured, "candidate_")
         _assert_apart(measured, "value_")
-        if "axis_candidate" in measured:
-            assert not any(_overlaps(measured["axis_candidate"], n) for n in names)
+        if "axis_candidate" in measured:  # under every name, not beside a two-line one
+            assert all(measured["axis_candidate"].y1 <= n.y0 for n in names)
 
 
 def test_negative_contexts_keep_their_values_off_the_names(measured: dict[str, Any]) -> None:
@@ -438,3 +448,76 @@ def test_negative_contexts_keep_their_values_off_the_names(measured: dict[str, A
     values = [v for k, v in measured.items() if k.startswith("value_")]
     assert not any(_overlaps(n, v) for n in names for v in values)
     _assert_apart(measured, "value_")
+
+
+def test_a_long_question_is_shortened_in_the_legend_with_its_full_text_as_tooltip() -> None:
+    question = "What does the operator have to confirm, in writing, before the restart? " * 3
+    result = questions_reading(
+        _manual_text(), queries={question: "score_flow_limit", "b": "score_pressure_hold"}
+    )
+    svg = render_chart(result, Labels()).svg
+    texts = texts_by_id(svg)
+    assert "…" in texts["series_0"]
+    assert len(texts["series_0"]) < 50
+    assert f"<title>{question}</title>" in svg
+    assert "series_1" not in texts  # "b" fits: no id, no tooltip
+
+
+def test_context_space_of_many_groups_keeps_its_legend_inside(measured: dict[str, Any]) -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    for g in range(24):
+        rows += [
+            f"r,scenario_{g:02d},x,p,{g / 10},1.0,0.5,0.25",
+            f"r,scenario_{g:02d},y,p,1.0,{g / 7},0.5,0.75",
+        ]
+    result = heads_reading(
+        "\n".join(rows) + "\n",
+        document="r",
+        heads={"h1": "w1", "h2": "w2"},
+        axes={"a": ["a"], "b": ["b"]},
+    )
+    svg = render_context_space(result, Labels()).svg
+    root = ET.fromstring(svg)
+    height = float((root.get("viewBox") or "").split()[3])
+    legend = measured["legend_0"]
+    assert legend.height <= height * 100 / 72  # display units of the drawn figure (dpi 100)
+    assert legend.y0 >= 0
+    assert len(re.findall(r'id="sa[0-9a-f]+-point_', svg)) == 48
+
+
+def test_csv_text_is_data_in_every_new_figure() -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    hostile = [
+        "<script>alert(1)</script>",
+        'say ""hi"" --> "there"',
+        "$\\frac{$ & #1;",
+        "tab\tand\rcr",
+    ]
+    for g, token in enumerate(hostile):
+        rows += [
+            f'r,"{token} {g}","{token}",p,0.5,1.0,0.5,0.25',
+            f'r,"{token} {g}",y,p,1.0,0.2,0.5,0.75',
+        ]
+    result = heads_reading(
+        "\n".join(rows) + "\n",
+        document="r",
+        heads={"<b>h1</b>": "w1", 'h"2': "w2"},
+        axes={"a&x": ["a"], "<b>": ["b"]},
+    )
+    for render in (
+        render_chart,
+        render_context_chart,
+        render_separation_chart,
+        render_context_space,
+    ):
+        svg = render(result, Labels()).svg
+        ET.fromstring(svg)  # well-formed: every text escaped
+        assert "<script>" not in svg
+        assert "<b>" not in svg
+        assert "&lt;script&gt;" in svg or "&lt;b&gt;" in svg
+    source = render_mermaid(result, Labels())
+    assert "<script>" not in source
+    for line in source.splitlines():
+        if '["' in line:
+            inner = line.split('["', 1)[1].rsplit('"]', 1)[0]
+            assert '"' not in inner, line
