@@ -123,6 +123,23 @@ def _labels(stem: str, language: str) -> list[str]:
     return [str(example["display"].get(key, key)) for key in keys]
 
 
+FIGURE_FIT = """
+() => [...document.querySelectorAll("article svg.selfattn-chart, article div.mermaid")].map((e) => {
+  let box = e;
+  for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    const scrolls = ["auto", "scroll"].includes(getComputedStyle(a).overflowX);
+    if (scrolls && a.scrollWidth > a.clientWidth) {
+      box = a;
+      break;
+    }
+  }
+  const r = box.getBoundingClientRect();
+  return { chart: e.tagName.toLowerCase() === "svg", width: e.getBoundingClientRect().width,
+           scrolls: box !== e, left: r.left, right: r.right };
+})
+"""
+"""Each figure's own box, or the sideways-scrolling box that holds it: where it ends on screen."""
+
 MARK_MERMAID_LABEL = """
 (pattern) => {
   const wanted = new RegExp(pattern);
@@ -317,18 +334,11 @@ def test_no_horizontal_overflow_at_375_px(
     assert sizes["window"] == 375
     assert sizes["page"] <= sizes["window"], sizes
     assert sizes["body"] <= sizes["window"], sizes
-    # Every chart fits the phone (scaled down), and no figure pushes out of the article.
-    wide = page.evaluate(
-        "() => [...document.querySelectorAll('article svg.selfattn-chart, article div.mermaid')]"
-        ".map((e) => e.getBoundingClientRect()).filter((r) => r.right > window.innerWidth + 1"
-        " && r.width <= window.innerWidth).length"
-    )
-    assert wide == 0
-    charts = page.evaluate(
-        "() => [...document.querySelectorAll('article svg.selfattn-chart')]"
-        ".map((e) => e.getBoundingClientRect().width)"
-    )
-    assert len(charts) == CHARTS[stem], charts
-    assert all(0 < w <= 375 for w in charts), charts
+    # Every figure fits the phone, scaled down or inside a box that scrolls sideways (a chart
+    # kept wide enough to read), so the page itself never does.
+    figures = page.evaluate(FIGURE_FIT)
+    assert len([f for f in figures if f["chart"]]) == CHARTS[stem], figures
+    outside = [f for f in figures if f["right"] > sizes["window"] + 1]
+    assert not outside, outside
     if language == "zh":
         page.screenshot(path=str(artifacts / f"{stem}-phone.png"), full_page=True)
