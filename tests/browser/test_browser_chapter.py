@@ -429,7 +429,7 @@ def _canonical_words(seen: dict[str, Any], source: Source) -> dict[str, Any]:
     canon: dict[str, str] = {
         word: _TABLE_WORDS[key]
         for key, word in words(TABLE, source.language).items()
-        if key in _TABLE_WORDS  # the targets layout's words; the other layouts have more
+        if key in _TABLE_WORDS  # a word added to TABLE later maps only once it is listed above
     }
     for view in source.views:
         for key, word in view.text.items():
