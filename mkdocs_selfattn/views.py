@@ -228,7 +228,6 @@ def _text(catalogue: Mapping[str, Mapping[str, str]], view: ViewOptions) -> dict
     return {**words(catalogue, view.language), **view.text}
 
 
-
 def _reading_text(view: ViewOptions) -> dict[str, str]:
     """The questions and heads tables' words: the targets tables' and their own."""
     return {**words(TABLE, view.language), **words(READING, view.language), **view.text}

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
 import pytest
 
 # =============================================================================================
@@ -29,3 +35,38 @@ def update_goldens(request: pytest.FixtureRequest) -> bool:
 
 
 # ============================================================================== end of goldens
+
+
+# =============================================================================================
+# The repository's own site (mkdocs.yml at the root: the trilingual course and the plugin docs),
+# built once per session with --strict into a temporary folder. Used by
+# tests/test_course_chapters.py and, through its repo_site fixture, by tests/browser/.
+
+
+@dataclass
+class CourseSite:
+    root: Path  # the built site
+    log: str  # stdout + stderr of the build
+
+
+@pytest.fixture(scope="session")
+def course_site(tmp_path_factory: pytest.TempPathFactory) -> CourseSite:
+    repo = Path(__file__).resolve().parents[1]
+    root = tmp_path_factory.mktemp("course-site")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env |= {"NO_MKDOCS_2_WARNING": "1", "PYTHONWARNINGS": "ignore"}
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(root)],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, f"mkdocs build --strict of {repo / 'mkdocs.yml'} failed:\n{log}"
+    return CourseSite(root, log)
+
+
+# ========================================================================= end of course site

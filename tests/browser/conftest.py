@@ -214,13 +214,11 @@ def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
 
 
 @pytest.fixture(scope="session")
-def repo_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    """The repository's own mkdocs.yml, built into a temporary folder (the real course chapter)."""
-    config = REPO / "mkdocs.yml"
-    assert config.is_file(), f"{config} is missing"
+def repo_site(course_site: Any) -> Site:
+    """The repository's own mkdocs.yml (the real course chapters), built once per session with
+    --strict by tests/conftest.py's course_site, which the non-browser chapter tests share."""
     assert CHAPTER_SRC.is_file(), f"the chapter {CHAPTER_SRC} is missing"
-    root = tmp_path_factory.mktemp("repo-site")
-    log = mkdocs_build(config, root)
+    root, log = course_site.root, course_site.log
     assert (root / CHAPTER_URL / "index.html").is_file(), f"no page at {CHAPTER_URL}:\n{log}"
     return Site("repo", root, log, {CHAPTER_URL: CHAPTER_SRC})
 

@@ -419,7 +419,9 @@ _TABLE_WORDS = {
 def _canonical_words(seen: dict[str, Any], source: Source) -> dict[str, Any]:
     """Map localised table words (a block's `text:`) back to the defaults the readers expect."""
     canon: dict[str, str] = {
-        word: _TABLE_WORDS[key] for key, word in words(TABLE, source.language).items()
+        word: _TABLE_WORDS[key]
+        for key, word in words(TABLE, source.language).items()
+        if key in _TABLE_WORDS  # a word added to TABLE later maps only once it is listed above
     }
     for view in source.views:
         for key, word in view.text.items():
