@@ -219,18 +219,24 @@ def fmt(s: dict[str, float], digits: int = 3) -> str:
 
 def print_size(summary: dict[str, Any], loads: list[float], lab: Course) -> None:
     n, runs = summary["chapters"], summary["rounds"]
-    print(f"\n== {n} chapters, {runs} rounds; 1-min load before builds: "
-          f"min {min(loads):.2f}, median {statistics.median(loads):.2f}, max {max(loads):.2f} "
-          f"({os.cpu_count()} cpus)")
-    head = (f"{'build':<7} {'wall s':>7} {'wall/plain (min–max)':>24} {'cpu s':>7} "
-            f"{'cpu/plain (min–max)':>24} {'PSS MB':>7} {'PSS/plain':>10} {'ΣHWM/plain':>10}")
+    print(
+        f"\n== {n} chapters, {runs} rounds; 1-min load before builds: "
+        f"min {min(loads):.2f}, median {statistics.median(loads):.2f}, max {max(loads):.2f} "
+        f"({os.cpu_count()} cpus)"
+    )
+    head = (
+        f"{'build':<7} {'wall s':>7} {'wall/plain (min–max)':>24} {'cpu s':>7} "
+        f"{'cpu/plain (min–max)':>24} {'PSS MB':>7} {'PSS/plain':>10} {'ΣHWM/plain':>10}"
+    )
     print(head)
     print("-" * len(head))
     for case in CASES:
         c = summary["cases"][case]
-        print(f"{case:<7} {c['wall_s']['median']:>7.3f} {fmt(c['wall_x']):>24} "
-              f"{c['cpu_s']['median']:>7.3f} {fmt(c['cpu_x']):>24} {c['pss_mb']['median']:>7.0f} "
-              f"{c['pss_x']['median']:>10.2f} {c['hwm_x']['median']:>10.2f}")
+        print(
+            f"{case:<7} {c['wall_s']['median']:>7.3f} {fmt(c['wall_x']):>24} "
+            f"{c['cpu_s']['median']:>7.3f} {fmt(c['cpu_x']):>24} {c['pss_mb']['median']:>7.0f} "
+            f"{c['pss_x']['median']:>10.2f} {c['hwm_x']['median']:>10.2f}"
+        )
     cases = summary["cases"]
     rows = (
         ("cold overhead / mdexec's, wall", summary["cold_wall"], TARGETS["cold_wall"]),
@@ -242,22 +248,34 @@ def print_size(summary: dict[str, Any], loads: list[float], lab: Course) -> None
     for label, s, target in rows:
         verdict = "ok" if s["median"] <= target else "MISSED"
         print(f"  {label:<32} {fmt(s):>24}  target <= {target:<5} {verdict}")
-    print(f"  one-edit extra over plain: {fmt(cases['edit']['extra_ms'], 0)} ms; "
-          f"warm extra: {fmt(cases['warm']['extra_ms'], 0)} ms")
-    print("  checks: " + ("; ".join(lab.problems[:5]) if lab.problems else
-                          "cache filled/untouched/extended as expected, pages byte-identical"))
+    print(
+        f"  one-edit extra over plain: {fmt(cases['edit']['extra_ms'], 0)} ms; "
+        f"warm extra: {fmt(cases['warm']['extra_ms'], 0)} ms"
+    )
+    print(
+        "  checks: "
+        + (
+            "; ".join(lab.problems[:5])
+            if lab.problems
+            else "cache filled/untouched/extended as expected, pages byte-identical"
+        )
+    )
 
 
 def print_table(summaries: list[dict[str, Any]]) -> None:
-    print("\n| chapters | cold overhead / markdown-exec's (wall; CPU) | warm / plain | "
-          "one-CSV-edit / plain | one-edit extra ms | cold peak memory / plain (PSS; ΣHWM) |")
+    print(
+        "\n| chapters | cold overhead / markdown-exec's (wall; CPU) | warm / plain | "
+        "one-CSV-edit / plain | one-edit extra ms | cold peak memory / plain (PSS; ΣHWM) |"
+    )
     print("|---|---|---|---|---|---|")
     for s in summaries:
         c = s["cases"]
-        print(f"| {s['chapters']} | {fmt(s['cold_wall'], 2)}; {fmt(s['cold_cpu'], 2)} | "
-              f"{fmt(c['warm']['wall_x'])} | {fmt(c['edit']['wall_x'])} | "
-              f"{fmt(c['edit']['extra_ms'], 0)} | {c['cold']['pss_x']['median']:.2f}; "
-              f"{c['cold']['hwm_x']['median']:.2f} |")
+        print(
+            f"| {s['chapters']} | {fmt(s['cold_wall'], 2)}; {fmt(s['cold_cpu'], 2)} | "
+            f"{fmt(c['warm']['wall_x'])} | {fmt(c['edit']['wall_x'])} | "
+            f"{fmt(c['edit']['extra_ms'], 0)} | {c['cold']['pss_x']['median']:.2f}; "
+            f"{c['cold']['hwm_x']['median']:.2f} |"
+        )
 
 
 def bench_size(chapters: int, runs: int, env: dict[str, str]) -> tuple[dict[str, Any], Course]:
@@ -327,8 +345,10 @@ def main(argv: list[str] | None = None) -> int:
         summaries = [s for s, _ in results]
         print_table(summaries)
         failed = any(lab.problems for _, lab in results)
-    print(f"\ntotal bench time {time.perf_counter() - started:.0f}s; load now "
-          f"{os.getloadavg()[0]:.2f}")
+    print(
+        f"\ntotal bench time {time.perf_counter() - started:.0f}s; load now "
+        f"{os.getloadavg()[0]:.2f}"
+    )
     if args.json:
         payload = {
             "mode": "serve" if args.serve else "build",

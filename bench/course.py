@@ -286,4 +286,3 @@ def generate(chapters: int, out: Path) -> dict[str, Path]:
             (folder / CSV_NAME).write_bytes(unique)
         roots[variant] = root
     return roots
-

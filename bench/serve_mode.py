@@ -143,8 +143,9 @@ def bench(chapters: int, runs: int, edits: int, env: dict[str, str]) -> dict[str
         first.append(pairs[0])
         later.extend(pairs[1:])
         shown = ", ".join(f"{a:.3f}/{b:.3f}" for a, b in pairs)
-        print(f"serve {chapters} chapters, round {r + 1}/{runs} (plugin/plain s): {shown}",
-              flush=True)
+        print(
+            f"serve {chapters} chapters, round {r + 1}/{runs} (plugin/plain s): {shown}", flush=True
+        )
 
     def stats(pairs: list[tuple[float, float]]) -> dict[str, Any]:
         extra = [a - b for a, b in pairs]
@@ -167,15 +168,19 @@ def bench(chapters: int, runs: int, edits: int, env: dict[str, str]) -> dict[str
             continue
         e = s["extra_s"]
         verdict = "ok" if e["median"] <= TARGET_EXTRA_S else "MISSED"
-        print(f"  {name} edit: plugin {s['plugin_s']:.3f} s, plain {s['plain_s']:.3f} s, extra "
-              f"{e['median']:+.3f} ({e['min']:+.3f}…{e['max']:+.3f}) s, target <= "
-              f"+{TARGET_EXTRA_S} {verdict}")
+        print(
+            f"  {name} edit: plugin {s['plugin_s']:.3f} s, plain {s['plain_s']:.3f} s, extra "
+            f"{e['median']:+.3f} ({e['min']:+.3f}…{e['max']:+.3f}) s, target <= "
+            f"+{TARGET_EXTRA_S} {verdict}"
+        )
     return summary
 
 
 def print_table(summaries: list[dict[str, Any]]) -> None:
-    print("\n| chapters | first edit: plugin / plain s (extra) | later edits: plugin / plain s "
-          "(extra) |")
+    print(
+        "\n| chapters | first edit: plugin / plain s (extra) | later edits: plugin / plain s "
+        "(extra) |"
+    )
     print("|---|---|---|")
     for s in summaries:
         cells = []
@@ -185,6 +190,8 @@ def print_table(summaries: list[dict[str, Any]]) -> None:
                 cells.append("–")
                 continue
             e = x["extra_s"]
-            cells.append(f"{x['plugin_s']:.3f} / {x['plain_s']:.3f} "
-                         f"({e['median']:+.3f}, {e['min']:+.3f}…{e['max']:+.3f})")
+            cells.append(
+                f"{x['plugin_s']:.3f} / {x['plain_s']:.3f} "
+                f"({e['median']:+.3f}, {e['min']:+.3f}…{e['max']:+.3f})"
+            )
         print(f"| {s['chapters']} | {cells[0]} | {cells[1]} |")
