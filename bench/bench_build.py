@@ -44,8 +44,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import course  # noqa: E402
-import measure  # noqa: E402
+import course
+import measure
 
 ROOT = course.ROOT
 OUT = course.OUT

@@ -62,7 +62,7 @@ def test_a_fresh_clone_with_a_restored_cache_draws_no_chart_and_computes_nothing
     first = origin.run("-v")
     assert first.returncode == 0, first.stderr[-2000:]
     results, charts, scripts, _ = _counts(first.stderr)
-    assert results >= 1 and charts >= 1 and scripts >= 1
+    assert min(results, charts, scripts) >= 1
 
     # What a CI job does: a fresh clone (elsewhere, new file times), the cache folder restored.
     clone_root = tmp_path / "runner" / "project"
