@@ -226,7 +226,7 @@ def test_every_chart_goes_to_the_pool_once_and_none_is_drawn_here_meanwhile() ->
     assert not any(f.cancelled() for f in sent)
 
 
-def test_a_worker_dying_with_charts_sent_does_not_hang_the_build() -> None:
+def test_a_worker_dying_with_charts_queued_does_not_hang_the_build() -> None:
     """The scenario that hung Python 3.11's pool when queued futures were cancelled: the worker
     dies while it holds charts and more wait in the pool; every page still gets its chart."""
     import os
