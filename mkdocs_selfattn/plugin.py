@@ -9,7 +9,7 @@ says which runs when, and how problems are reported.
 from __future__ import annotations
 
 import logging
-import secrets
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,7 +70,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._pages: dict[str, PageSlots] = {}
         self.used_files: set[Path] = set()
         self.published: set[Path] = set()
-        self._nonce = secrets.token_hex(16)
+        self._nonce = os.urandom(16).hex()
         self.problems: list[str] = []
         """Every message reported this build (strict checks them at the end)."""
         self._rendering: Rendering | None = None
