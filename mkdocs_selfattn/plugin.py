@@ -237,8 +237,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
     ) -> LiveReloadServer:
         self._watcher.start(server, self.used_files, Path(config.docs_dir).resolve())
         if self._pool is not None and self.used_files:
-            # The first build was warm; start the worker now, while the author reads, so that
-            # the first edit does not wait for its start and imports (see workers.py).
+            # Unless the first build started it, start the worker now, while the author reads,
+            # so that the first edit does not wait for its start and imports (see workers.py).
             self._pool.warm_up()
         return server
 
