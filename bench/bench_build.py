@@ -50,8 +50,9 @@ import measure
 ROOT = course.ROOT
 OUT = course.OUT
 CASES = ("plain", "cold", "warm", "edit", "mdexec")
-VARIANT = {"plain": "plain", "cold": "plugin", "warm": "plugin", "edit": "plugin"}
-VARIANT["mdexec"] = "mdexec"
+BASELINE_CASES = ("cold_b", "warm_b", "edit_b")
+"""With ``--baseline CHECKOUT``: the plugin's builds again, from that checkout's package (on a
+copy of the plugin course), in the same rounds: what a change bought, measured side by side."""
 TARGETS = {"cold_wall": 0.5, "cold_cpu": 1.0, "warm": 1.03, "edit": 1.10, "memory": 3.0}
 SETTLE_S = 0.5
 
@@ -110,21 +111,21 @@ class Course:
 
     chapters: int
     roots: dict[str, Path]
+    cases: tuple[str, ...] = CASES
     pages: dict[tuple[int, str], str] = field(default_factory=dict)
     """(chapter, digest of its CSV) → digest of its page, over every plugin build."""
     problems: list[str] = field(default_factory=list)
-    edits: int = 0
+    edits: dict[str, int] = field(default_factory=dict)
 
-    @property
-    def plugin(self) -> Path:
-        return self.roots["plugin"]
+    def plugin(self, case: str = "cold") -> Path:
+        return self.roots["plugin_b" if case.endswith("_b") else "plugin"]
 
-    def csv(self, i: int) -> Path:
-        return self.plugin / "docs" / course.chapter_dir(i) / course.CSV_NAME
+    def csv(self, i: int, case: str = "cold") -> Path:
+        return self.plugin(case) / "docs" / course.chapter_dir(i) / course.CSV_NAME
 
     def check_pages(self, site: Path, case: str) -> None:
         for i in range(1, self.chapters + 1):
-            state = digest(self.csv(i).read_bytes())
+            state = digest(self.csv(i, case).read_bytes())
             got = digest((site / course.chapter_dir(i) / "index.html").read_bytes())
             seen = self.pages.setdefault((i, state), got)
             if seen != got:
@@ -133,29 +134,32 @@ class Course:
 
 def run_case(case: str, r: int, lab: Course, env: dict[str, str]) -> measure.Run:
     site = OUT / "sites" / case
-    cache = lab.plugin / course.CACHE_DIR
+    root = lab.plugin(case)
+    cache = root / course.CACHE_DIR
     if case in ("plain", "mdexec"):
         return build(lab.roots[case], site, env)
-    if case == "cold":
+    kind = case.removesuffix("_b")
+    if kind == "cold":
         shutil.rmtree(cache, ignore_errors=True)
     before = cache_snapshot(cache)
     edited = old_page = None
-    if case == "edit":
-        edited = (lab.edits * 37 + 11) % lab.chapters + 1
-        lab.edits += 1
-        path = lab.csv(edited)
+    if kind == "edit":
+        count = lab.edits.get(case, 0)
+        lab.edits[case] = count + 1
+        edited = (count * 37 + 11) % lab.chapters + 1
+        path = lab.csv(edited, case)
         data = path.read_bytes()
         old_page = lab.pages.get((edited, digest(data)))
-        value = course.score_of(data, course.EDIT_ROW) + 0.017 * lab.edits
+        value = course.score_of(data, course.EDIT_ROW) + 0.017 * (count + 1)
         path.write_bytes(course.set_score(data, course.EDIT_ROW, f"{value:.3f}"))
-    run = build(lab.plugin, site, env)
+    run = build(root, site, env)
     after = cache_snapshot(cache)
     written = {k for k in after if before.get(k) != after[k]}
-    if case == "cold" and not after:
+    if kind == "cold" and not after:
         lab.problems.append(f"round {r + 1}: the cold build wrote no cache entry")
-    if case == "warm" and written:
+    if kind == "warm" and written:
         lab.problems.append(f"round {r + 1}: the warm build wrote {len(written)} cache entries")
-    if case == "edit" and not written:
+    if kind == "edit" and not written:
         lab.problems.append(f"round {r + 1}: the edit build wrote no cache entry")
     lab.check_pages(site, case)
     if edited is not None:
@@ -168,17 +172,18 @@ def run_case(case: str, r: int, lab: Course, env: dict[str, str]) -> measure.Run
 def warm_up(lab: Course, env: dict[str, str]) -> dict[str, list[str]]:
     """One untimed build of each variant without -q: the OS file cache, the font cache, the
     plugin's cache folder (so a first warm or edit build has one), and any warnings."""
-    shutil.rmtree(lab.plugin / course.CACHE_DIR, ignore_errors=True)
     notes: dict[str, list[str]] = {}
     for variant, root in lab.roots.items():
-        run = build(root, OUT / "sites" / f"warmup-{variant}", env, quiet=False)
+        shutil.rmtree(root / course.CACHE_DIR, ignore_errors=True)
+        run = build(root, OUT / "sites" / f"warmup-{variant}", env_of(variant, env), quiet=False)
         notes[variant] = [
             line
             for line in run.stderr.splitlines()
             if line.strip() and not line.lstrip().startswith(("INFO", "DEBUG"))
         ][:5]
-        if variant == "plugin":
-            lab.check_pages(OUT / "sites" / "warmup-plugin", "warm-up")
+        if variant.startswith("plugin"):
+            case = "cold_b" if variant == "plugin_b" else "cold"
+            lab.check_pages(OUT / "sites" / f"warmup-{variant}", case)
     return notes
 
 
@@ -191,7 +196,7 @@ def summarise(rounds: list[dict[str, measure.Run]], chapters: int) -> dict[str, 
         return spread([fn(r) for r in rounds])
 
     out: dict[str, Any] = {"chapters": chapters, "rounds": len(rounds), "cases": {}}
-    for case in CASES:
+    for case in rounds[0]:
         out["cases"][case] = {
             "wall_s": per_round(lambda r, c=case: r[c].seconds),
             "cpu_s": per_round(lambda r, c=case: r[c].cpu),
@@ -204,12 +209,15 @@ def summarise(rounds: list[dict[str, measure.Run]], chapters: int) -> dict[str, 
             "extra_ms": per_round(lambda r, c=case: (r[c].seconds - r["plain"].seconds) * 1000),
         }
 
-    def overhead(r: dict[str, measure.Run], attr: str) -> float:
+    def overhead(r: dict[str, measure.Run], attr: str, cold: str) -> float:
         base = getattr(r["plain"], attr)
-        return (getattr(r["cold"], attr) - base) / (getattr(r["mdexec"], attr) - base)
+        return (getattr(r[cold], attr) - base) / (getattr(r["mdexec"], attr) - base)
 
-    out["cold_wall"] = per_round(lambda r: overhead(r, "seconds"))
-    out["cold_cpu"] = per_round(lambda r: overhead(r, "cpu"))
+    out["cold_wall"] = per_round(lambda r: overhead(r, "seconds", "cold"))
+    out["cold_cpu"] = per_round(lambda r: overhead(r, "cpu", "cold"))
+    if "cold_b" in rounds[0]:
+        out["cold_wall_b"] = per_round(lambda r: overhead(r, "seconds", "cold_b"))
+        out["cold_cpu_b"] = per_round(lambda r: overhead(r, "cpu", "cold_b"))
     return out
 
 
@@ -230,7 +238,7 @@ def print_size(summary: dict[str, Any], loads: list[float], lab: Course) -> None
     )
     print(head)
     print("-" * len(head))
-    for case in CASES:
+    for case in summary["cases"]:
         c = summary["cases"][case]
         print(
             f"{case:<7} {c['wall_s']['median']:>7.3f} {fmt(c['wall_x']):>24} "
@@ -245,6 +253,14 @@ def print_size(summary: dict[str, Any], loads: list[float], lab: Course) -> None
         ("one-edit / plain, wall", cases["edit"]["wall_x"], TARGETS["edit"]),
         ("cold peak PSS / plain", cases["cold"]["pss_x"], TARGETS["memory"]),
     )
+    if "cold_b" in cases:
+        rows += (
+            ("baseline: cold overhead, wall", summary["cold_wall_b"], TARGETS["cold_wall"]),
+            ("baseline: cold overhead, CPU", summary["cold_cpu_b"], TARGETS["cold_cpu"]),
+            ("baseline: warm / plain, wall", cases["warm_b"]["wall_x"], TARGETS["warm"]),
+            ("baseline: one-edit / plain, wall", cases["edit_b"]["wall_x"], TARGETS["edit"]),
+            ("baseline: cold peak PSS / plain", cases["cold_b"]["pss_x"], TARGETS["memory"]),
+        )
     for label, s, target in rows:
         verdict = "ok" if s["median"] <= target else "MISSED"
         print(f"  {label:<32} {fmt(s):>24}  target <= {target:<5} {verdict}")
@@ -270,16 +286,35 @@ def print_table(summaries: list[dict[str, Any]]) -> None:
     print("|---|---|---|---|---|---|")
     for s in summaries:
         c = s["cases"]
-        print(
-            f"| {s['chapters']} | {fmt(s['cold_wall'], 2)}; {fmt(s['cold_cpu'], 2)} | "
-            f"{fmt(c['warm']['wall_x'])} | {fmt(c['edit']['wall_x'])} | "
-            f"{fmt(c['edit']['extra_ms'], 0)} | {c['cold']['pss_x']['median']:.2f}; "
-            f"{c['cold']['hwm_x']['median']:.2f} |"
-        )
+        for tag, b in (("", ""), (" (baseline)", "_b")):
+            if "cold" + b not in c:
+                continue
+            print(
+                f"| {s['chapters']}{tag} | {fmt(s['cold_wall' + b], 2)}; "
+                f"{fmt(s['cold_cpu' + b], 2)} | {fmt(c['warm' + b]['wall_x'])} | "
+                f"{fmt(c['edit' + b]['wall_x'])} | {fmt(c['edit' + b]['extra_ms'], 0)} | "
+                f"{c['cold' + b]['pss_x']['median']:.2f}; {c['cold' + b]['hwm_x']['median']:.2f} |"
+            )
+
+
+BASELINE: list[str] = []
+"""The ``--baseline`` checkout, if any (its package is put first on PYTHONPATH for *_b builds)."""
+
+
+def env_of(variant_or_case: str, env: dict[str, str]) -> dict[str, str]:
+    if not (variant_or_case.endswith("_b") and BASELINE):
+        return env
+    return {**env, "PYTHONPATH": BASELINE[0]}
 
 
 def bench_size(chapters: int, runs: int, env: dict[str, str]) -> tuple[dict[str, Any], Course]:
-    lab = Course(chapters, course.generate(chapters, OUT / str(chapters)))
+    roots = course.generate(chapters, OUT / str(chapters))
+    cases = CASES
+    if BASELINE:
+        roots["plugin_b"] = roots["plugin"].with_name("plugin_b")
+        shutil.copytree(roots["plugin"], roots["plugin_b"])
+        cases = CASES + BASELINE_CASES
+    lab = Course(chapters, roots, cases)
     notes = warm_up(lab, env)
     for variant, lines in notes.items():
         for line in lines:
@@ -287,20 +322,20 @@ def bench_size(chapters: int, runs: int, env: dict[str, str]) -> tuple[dict[str,
     rounds: list[dict[str, measure.Run]] = []
     loads: list[float] = []
     for r in range(runs):
-        order = CASES[r % len(CASES) :] + CASES[: r % len(CASES)]
+        order = cases[r % len(cases) :] + cases[: r % len(cases)]
         result: dict[str, measure.Run] = {}
         for case in order:
             loads.append(os.getloadavg()[0])
             try:
-                result[case] = run_case(case, r, lab, env)
+                result[case] = run_case(case, r, lab, env_of(case, env))
             except BuildFailedError as exc:
                 lab.problems.append(str(exc))
                 print(f"bench: {exc}", file=sys.stderr)
                 break
-        if len(result) < len(CASES):
+        if len(result) < len(cases):
             break
-        rounds.append(result)
-        shown = "  ".join(f"{c} {result[c].seconds:.2f}s" for c in CASES)
+        rounds.append({case: result[case] for case in cases})
+        shown = "  ".join(f"{c} {result[c].seconds:.2f}s" for c in cases)
         print(f"{chapters} chapters, round {r + 1}/{runs} ({' '.join(order)}): {shown}", flush=True)
     if not rounds:
         raise SystemExit(f"bench: no round completed at {chapters} chapters")
@@ -313,7 +348,7 @@ def bench_size(chapters: int, runs: int, env: dict[str, str]) -> tuple[dict[str,
             "pss_mb": [r[case].pss_mb for r in rounds],
             "hwm_mb": [r[case].hwm_mb for r in rounds],
         }
-        for case in CASES
+        for case in cases
     }
     summary["problems"] = lab.problems
     print_size(summary, loads, lab)
@@ -327,7 +362,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serve", action="store_true", help="edit-to-visible under serve")
     parser.add_argument("--edits", type=int, default=4, help="edits per serve session (4)")
     parser.add_argument("--json", type=Path, help="also write the numbers to this file")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout: its plugin's cold, warm and edit builds run in the same rounds",
+    )
     args = parser.parse_args(argv)
+    if args.baseline is not None:
+        BASELINE.append(str(args.baseline.resolve()))
+        import compileall
+
+        compileall.compile_dir(str(args.baseline / "mkdocs_selfattn"), quiet=1)
     if any(n < 2 for n in args.sizes) or args.runs < 1:
         parser.error("need at least 2 chapters and 1 round")
     started = time.perf_counter()

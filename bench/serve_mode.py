@@ -19,6 +19,7 @@ number in the same round.
 from __future__ import annotations
 
 import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -98,8 +99,10 @@ class Server:
 
 
 def _session(variant: str, lab: Any, edits: int, env: dict[str, str], r: int) -> list[float]:
+    from bench_build import env_of
+
     root = lab.roots[variant]
-    server = Server(root, env)
+    server = Server(root, env_of(variant, env))
     times: list[float] = []
     try:
         time.sleep(THINK_S)
@@ -115,8 +118,8 @@ def _session(variant: str, lab: Any, edits: int, env: dict[str, str], r: int) ->
             else:
                 path = folder / course.CSV_NAME
                 data = path.read_bytes()
-                lab.edits += 1
-                value = course.score_of(data, course.EDIT_ROW) + 0.013 * lab.edits
+                lab.edits[variant] = count = lab.edits.get(variant, 0) + 1
+                value = course.score_of(data, course.EDIT_ROW) + 0.013 * count
                 new = course.set_score(data, course.EDIT_ROW, f"{value:.3f}")
 
                 def write(path: Path = path, new: bytes = new) -> None:
@@ -130,22 +133,31 @@ def _session(variant: str, lab: Any, edits: int, env: dict[str, str], r: int) ->
 
 
 def bench(chapters: int, runs: int, edits: int, env: dict[str, str]) -> dict[str, Any]:
-    from bench_build import OUT, Course, warm_up
+    from bench_build import BASELINE, OUT, Course, warm_up
 
-    lab = Course(chapters, course.generate(chapters, OUT / f"serve-{chapters}"))
+    roots = course.generate(chapters, OUT / f"serve-{chapters}")
+    variants = ["plain", "plugin"]
+    if BASELINE:
+        roots["plugin_b"] = roots["plugin"].with_name("plugin_b")
+        shutil.copytree(roots["plugin"], roots["plugin_b"])
+        variants.append("plugin_b")
+    lab = Course(chapters, roots)
     warm_up(lab, env)
-    first: list[tuple[float, float]] = []
-    later: list[tuple[float, float]] = []
+    firsts: dict[str, list[tuple[float, float]]] = {v: [] for v in variants[1:]}
+    laters: dict[str, list[tuple[float, float]]] = {v: [] for v in variants[1:]}
     for r in range(runs):
-        order = ("plain", "plugin") if r % 2 == 0 else ("plugin", "plain")
+        order = variants[r % len(variants) :] + variants[: r % len(variants)]
         got = {variant: _session(variant, lab, edits, env, r) for variant in order}
-        pairs = list(zip(got["plugin"], got["plain"], strict=True))
-        first.append(pairs[0])
-        later.extend(pairs[1:])
-        shown = ", ".join(f"{a:.3f}/{b:.3f}" for a, b in pairs)
-        print(
-            f"serve {chapters} chapters, round {r + 1}/{runs} (plugin/plain s): {shown}", flush=True
-        )
+        for variant in variants[1:]:
+            pairs = list(zip(got[variant], got["plain"], strict=True))
+            firsts[variant].append(pairs[0])
+            laters[variant].extend(pairs[1:])
+            shown = ", ".join(f"{a:.3f}/{b:.3f}" for a, b in pairs)
+            print(
+                f"serve {chapters} chapters, round {r + 1}/{runs} ({variant}/plain s): {shown}",
+                flush=True,
+            )
+    first, later = firsts["plugin"], laters["plugin"]
 
     def stats(pairs: list[tuple[float, float]]) -> dict[str, Any]:
         extra = [a - b for a, b in pairs]
@@ -160,9 +172,12 @@ def bench(chapters: int, runs: int, edits: int, env: dict[str, str]) -> dict[str
         "rounds": runs,
         "first": stats(first),
         "later": stats(later) if later else None,
-        "problems": [],
+        "problems": lab.problems,
     }
-    for name in ("first", "later"):
+    if BASELINE:
+        summary["first_b"] = stats(firsts["plugin_b"])
+        summary["later_b"] = stats(laters["plugin_b"]) if laters["plugin_b"] else None
+    for name in [k for k in ("first", "later", "first_b", "later_b") if k in summary]:
         s = summary[name]
         if s is None:
             continue
