@@ -175,7 +175,8 @@ def warm_up(lab: Course, env: dict[str, str]) -> dict[str, list[str]]:
     notes: dict[str, list[str]] = {}
     for variant, root in lab.roots.items():
         shutil.rmtree(root / course.CACHE_DIR, ignore_errors=True)
-        run = build(root, OUT / "sites" / f"warmup-{variant}", env_of(variant, env), quiet=False)
+        site = OUT / "sites" / f"warmup-{variant}"
+        run = build(root, site, measure.env_of(variant, env), quiet=False)
         notes[variant] = [
             line
             for line in run.stderr.splitlines()
@@ -315,20 +316,10 @@ def print_table(summaries: list[dict[str, Any]]) -> None:
             )
 
 
-BASELINE: list[str] = []
-"""The ``--baseline`` checkout, if any (its package is put first on PYTHONPATH for *_b builds)."""
-
-
-def env_of(variant_or_case: str, env: dict[str, str]) -> dict[str, str]:
-    if not (variant_or_case.endswith("_b") and BASELINE):
-        return env
-    return {**env, "PYTHONPATH": BASELINE[0]}
-
-
 def bench_size(chapters: int, runs: int, env: dict[str, str]) -> tuple[dict[str, Any], Course]:
     roots = course.generate(chapters, OUT / str(chapters))
     cases = CASES
-    if BASELINE:
+    if measure.BASELINE:
         roots["plugin_b"] = roots["plugin"].with_name("plugin_b")
         shutil.copytree(roots["plugin"], roots["plugin_b"])
         cases = CASES + BASELINE_CASES
@@ -345,7 +336,7 @@ def bench_size(chapters: int, runs: int, env: dict[str, str]) -> tuple[dict[str,
         for case in order:
             loads.append(os.getloadavg()[0])
             try:
-                result[case] = run_case(case, r, lab, env_of(case, env))
+                result[case] = run_case(case, r, lab, measure.env_of(case, env))
             except BuildFailedError as exc:
                 lab.problems.append(str(exc))
                 print(f"bench: {exc}", file=sys.stderr)
@@ -387,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.baseline is not None:
-        BASELINE.append(str(args.baseline.resolve()))
+        measure.BASELINE.append(str(args.baseline.resolve()))
         import compileall
 
         compileall.compile_dir(str(args.baseline / "mkdocs_selfattn"), quiet=1)

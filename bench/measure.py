@@ -21,6 +21,16 @@ from pathlib import Path
 
 SAMPLE_S = 0.02
 
+BASELINE: list[str] = []
+"""``--baseline CHECKOUT``, if given: its package comes first on PYTHONPATH for the *_b builds
+(kept here, in a module both scripts import once)."""
+
+
+def env_of(variant_or_case: str, env: dict[str, str]) -> dict[str, str]:
+    if not (variant_or_case.endswith("_b") and BASELINE):
+        return env
+    return {**env, "PYTHONPATH": BASELINE[0]}
+
 
 @dataclass
 class Run:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import course
+import measure
 
 THINK_S = 2.0
 _EPOCH = re.compile(rb"livereload\((\d+),\s*(\d+)\)")
@@ -99,10 +100,8 @@ class Server:
 
 
 def _session(variant: str, lab: Any, edits: int, env: dict[str, str], r: int) -> list[float]:
-    from bench_build import env_of
-
     root = lab.roots[variant]
-    server = Server(root, env_of(variant, env))
+    server = Server(root, measure.env_of(variant, env))
     times: list[float] = []
     try:
         time.sleep(THINK_S)
@@ -133,7 +132,9 @@ def _session(variant: str, lab: Any, edits: int, env: dict[str, str], r: int) ->
 
 
 def bench(chapters: int, runs: int, edits: int, env: dict[str, str]) -> dict[str, Any]:
-    from bench_build import BASELINE, OUT, Course, warm_up
+    from bench_build import OUT, Course, warm_up
+
+    BASELINE = measure.BASELINE  # noqa: N806
 
     roots = course.generate(chapters, OUT / f"serve-{chapters}")
     variants = ["plain", "plugin"]
