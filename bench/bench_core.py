@@ -18,8 +18,9 @@ for all three alike): "median/min/max s" are wall-clock, "cpu s" the CPU time of
 threads (less sensitive to other load on the machine, and showing how much ran in parallel);
 "process s" is the whole child's wall time including interpreter start-up.
 Peak RSS comes from ``os.wait4`` on each child, so it is the child's own high-water mark.
-The targets: a/c >= 4 (the core is worth having), c/b <= 1.5 (the core adds at most half of what
-parsing costs), and core peak RSS < 600 MB.
+The targets: a/c >= 4 (the core is worth having), c/b <= 1.3 (the core adds at most 30 % to what
+parsing costs), and core peak RSS < 600 MB. Each child runs its workload once untimed, then
+``--inner`` times (3), and reports its fastest pass; the c/b ratio is also given per round.
 """
 
 from __future__ import annotations
@@ -132,25 +133,35 @@ PRELOAD = (
 )
 
 
-def child(kind: str, path: str) -> None:
+INNER = 3
+"""Timed passes in each child after one untimed pass; the child reports its fastest. The first
+pass pays for what only happens once in a process (page faults of a fresh heap, pyarrow's thread
+pool, lazily imported submodules) and made single-pass ratios swing between 1.13 and 1.55."""
+
+
+def child(kind: str, path: str, inner: int = INNER) -> None:
     # Load every module before the clock starts, for all kinds alike.
     for module in PRELOAD:
         importlib.import_module(module)
 
-    start, start_cpu = time.perf_counter(), time.process_time()
-    checksum = WORKERS[kind](path)
-    seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "checksum": checksum}))
+    checksum = WORKERS[kind](path)  # the untimed pass
+    best = (float("inf"), 0.0)
+    for _ in range(inner):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        checksum = WORKERS[kind](path)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        best = min(best, (seconds, cpu))
+    print(json.dumps({"seconds": best[0], "cpu": best[1], "checksum": checksum}))
 
 
 # ---------------------------------------------------------------------------------------------
 # The parent: generate, measure, report.
 
 
-def measure(kind: str, path: Path) -> dict[str, Any]:
+def measure(kind: str, path: Path, inner: int = INNER) -> dict[str, Any]:
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, __file__, "--child", kind, str(path)],
+        [sys.executable, __file__, "--child", kind, str(path), "--inner", str(inner)],
         stdout=subprocess.PIPE,
         cwd=ROOT,
     )
@@ -186,10 +197,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Benchmark the mkdocs-selfattn core.")
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows (multiple of 1,000)")
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (>= 3)")
+    parser.add_argument(
+        "--inner", type=int, default=INNER, help=f"timed passes per child, fastest kept ({INNER})"
+    )
     parser.add_argument("--child", nargs=2, metavar=("KIND", "CSV"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        child(*args.child)
+        child(*args.child, inner=max(1, args.inner))
         return 0
     if args.repeat < 3:
         parser.error("--repeat must be at least 3 (the report shows medians)")
@@ -204,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     # Interleave the kinds so a slow spell of the machine does not land on one kind only.
     for _ in range(args.repeat):
         for kind in KINDS:
-            runs[kind].append(measure(kind, path))
+            runs[kind].append(measure(kind, path, args.inner))
 
     def median(kind: str, key: str) -> float:
         return float(statistics.median(r[key] for r in runs[kind]))
@@ -224,14 +238,24 @@ def main(argv: list[str] | None = None) -> int:
 
     a, b, c = (median(kind, "seconds") for kind in KINDS)
     core_peak = max(r["peak_mb"] for r in runs["core"])
+    # Paired within each round (the kinds of a round ran one after the other): the spread of
+    # these is how stable the ratio is.
+    paired = [
+        core["seconds"] / parse["seconds"]
+        for core, parse in zip(runs["core"], runs["parse"], strict=True)
+    ]
     checks = [
         ("a/c (stdlib / core)", a / c, ">= 4", a / c >= 4),
-        ("c/b (core / parse)", c / b, "<= 1.5", c / b <= 1.5),
+        ("c/b (core / parse)", c / b, "<= 1.3", c / b <= 1.3),
         ("core peak RSS MB", core_peak, "< 600", core_peak < 600),
     ]
     print(f"\nload average {os.getloadavg()[0]:.2f} after (other work on the machine skews times)")
     for name, value, target, ok in checks:
         print(f"{name:<28} {value:>9.2f}   target {target:<7} {'ok' if ok else 'MISSED'}")
+    print(
+        f"{'c/b per round':<28} median {statistics.median(paired):.2f}, min {min(paired):.2f}, "
+        f"max {max(paired):.2f} over {len(paired)} rounds"
+    )
     # Best-of-N ratios: less sensitive to other load, shown for context only (targets are medians).
     best = {kind: min(r["seconds"] for r in runs[kind]) for kind in KINDS}
     print(

@@ -9,6 +9,7 @@ results the look-ahead sent to a worker are taken from it and charts are drawn t
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -241,8 +242,10 @@ class Pipeline:
     ) -> str:
         from mkdocs_selfattn.scripts import run_script
 
-        root = str(resolver.project_root)
-        key = content_key("script", text, csv_bytes, str(script.path), root, language)
+        # The script's place in the project, not on this machine: a cache folder restored into
+        # a fresh clone elsewhere (CI) still answers (the script runs from the project folder).
+        where = os.path.relpath(script.path, resolver.project_root).replace(os.sep, "/")
+        key = content_key("script", text, csv_bytes, where, language)
         cached = self.cache.get("script", key)
         if isinstance(cached, str):
             return cached

@@ -9,7 +9,7 @@ says which runs when, and how problems are reported.
 from __future__ import annotations
 
 import logging
-import secrets
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,7 +70,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._pages: dict[str, PageSlots] = {}
         self.used_files: set[Path] = set()
         self.published: set[Path] = set()
-        self._nonce = secrets.token_hex(16)
+        self._nonce = os.urandom(16).hex()
         self.problems: list[str] = []
         """Every message reported this build (strict checks them at the end)."""
         self._rendering: Rendering | None = None
@@ -236,6 +236,10 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer:
         self._watcher.start(server, self.used_files, Path(config.docs_dir).resolve())
+        if self._pool is not None and self.used_files:
+            # Unless the first build started it, start the worker now, while the author reads,
+            # so that the first edit does not wait for its start and imports (see workers.py).
+            self._pool.warm_up()
         return server
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -244,6 +248,14 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             # one that was built (see site_language.py). Only ever spent time, so only logged.
             unclaimed = self._pipeline.scheduler.unclaimed()
             log.debug("selfattn: look-ahead unclaimed: %d results, %d charts", *unclaimed)
+        if self._build is not None:
+            # What this build could not take from the cache (tests and CI logs read it).
+            misses = self._build.cache.kind_misses
+            log.debug(
+                "selfattn: computed %d results, drew %d charts, ran %d scripts; "
+                "%d pages without a memo",
+                *(misses[kind] for kind in ("result", "chart", "script", "page")),
+            )
         self._watcher.watch(self.used_files, Path(config.docs_dir).resolve())
         failure = unseen_failure(self.problems, strict=bool(config.strict), log=log)
         if failure is not None:

@@ -85,10 +85,15 @@ class LatePieces:
         """Collected in on_post_page; ``language``, the page's, for a chart's error box."""
         if slots is None or not slots.late:
             return cls()
-        from mkdocs_selfattn.block_errors import error_html
-
         where = language()
-        return cls(*slots.collect_late(lambda message: error_html(message, language=where)))
+
+        def error_box(message: str) -> str:
+            # Imported on failure only: it loads every renderer's words (10-20 ms a build).
+            from mkdocs_selfattn.block_errors import error_html
+
+            return error_html(message, language=where)
+
+        return cls(*slots.collect_late(error_box))
 
     @property
     def failed(self) -> bool:

@@ -11,10 +11,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.markdown_scan import find_blocks
-from mkdocs_selfattn.spec import parse_block
-
 if TYPE_CHECKING:
     from mkdocs_selfattn.pipeline import Resolver
 
@@ -22,6 +18,11 @@ if TYPE_CHECKING:
 def named_files(markdown: str, resolver: Resolver) -> set[Path]:
     """Every ``csv:`` and ``script:`` path the page's blocks name that the path policy allows
     (a path leaving the project is not watched: it is refused, and stays refused)."""
+    # Only pages with problems ask: a warm build never loads the block parser.
+    from mkdocs_selfattn.errors import SelfAttnError
+    from mkdocs_selfattn.markdown_scan import find_blocks
+    from mkdocs_selfattn.spec import parse_block
+
     found: set[Path] = set()
     for raw in find_blocks(markdown):
         try:

@@ -157,11 +157,37 @@ class WorkerPool:
             self.shutdown()
             return _run_here(fn, *args)
 
+    def warm_up(self) -> None:
+        """Start the workers and their imports now (``mkdocs serve``, after the first build)."""
+        if not self._unavailable and self._executor is None:
+            for _ in range(self.workers):
+                self.submit(warm_up)
+
     def shutdown(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
             self._owner = None
+
+
+def warm_up() -> None:
+    """The imports a first job pays (numpy, pyarrow, matplotlib and its font list), done before
+    it comes: under ``mkdocs serve`` the worker is a fresh interpreter, and these took 0.8-1.0 s
+    that the first edit after start waited for."""
+    import matplotlib
+    import pyarrow.compute
+    import pyarrow.csv  # noqa: F401
+
+    import mkdocs_selfattn.csv_read
+    import mkdocs_selfattn.document_results
+    import mkdocs_selfattn.jobs  # noqa: F401
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib import font_manager
+    from matplotlib.backends import backend_svg  # noqa: F401
+    from matplotlib.figure import Figure  # noqa: F401
+
+    font_manager.findfont("DejaVu Sans")
 
 
 def _run_here(fn: Callable[..., T], *args: Any) -> Future[T]:

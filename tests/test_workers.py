@@ -110,38 +110,49 @@ def _many_charts_site(root: Path, workers: int, chapters: int = 12) -> Site:
     text = (site.root / COURSE_CSV_REL).read_text(encoding="utf-8")
     row = "memo_cap_missing,그것,분리,prior_action,0.8,0.2,0.4,"
     assert row in text
+    assert text.count(row + "0.7\n") == 1
     for i in range(chapters):
-        changed = text.replace(row + "0.703", row + f"{0.703 + i / 1000:.3f}")
+        changed = text.replace(row + "0.7\n", row + f"{0.7 + i / 1000:.3f}\n")
         (site.docs / f"data{i:02d}.csv").write_text(changed, encoding="utf-8")
     return site
 
 
-def test_pages_are_the_same_whoever_draws_the_charts(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_pages_are_the_same_whoever_draws_the_charts(tmp_path: Path) -> None:
     inline = _many_charts_site(tmp_path / "inline" / "project", workers=0)
     inline.build(strict=True)
     expected = inline.page_bytes()
 
-    # Make the build process take charts back from the worker at once, and count it.
-    monkeypatch.setattr(scheduler_module, "TAKE_BACK_AT", 1)
-    taken: list[bool] = []
-    original = scheduler_module.ChartJob.draw_here
-
-    def counting(self: Any) -> None:
-        taken.append(True)
-        original(self)
-
-    monkeypatch.setattr(scheduler_module.ChartJob, "draw_here", counting)
     pooled = _many_charts_site(tmp_path / "pooled" / "project", workers=1)
     pooled.build(strict=True)
     assert pooled.page_bytes() == expected
-    assert any(taken), "the build process never drew a chart itself"
 
     # And a warm build of the same gives the same bytes again.
     shutil.rmtree(pooled.site_dir)
     pooled.build(strict=True)
     assert pooled.page_bytes() == expected
+
+
+def test_a_chart_two_pages_show_is_drawn_once_in_a_build(tmp_path: Path) -> None:
+    block = seed_block(example_id=None, show="[table, chart]")
+    site = new_site(
+        tmp_path / "project",
+        {"a.md": "# A\n\n" + block, "b.md": "# B\n\n" + block, "index.md": "# I\n"},
+        plugin_options={"chart_workers": 1},
+    )
+    sent: list[str] = []
+    original = WorkerPool.submit
+
+    def spy(self: WorkerPool, fn: Any, *args: Any) -> Any:
+        sent.append(fn.__name__)
+        return original(self, fn, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WorkerPool, "submit", spy)
+        site.build(strict=True)
+    assert sent.count("draw_chart") == 1, sent
+    assert sent.count("compute_payload") == 1, sent
+    assert len(site.article("a.md").find_all("svg")) == 1
+    assert len(site.article("b.md").find_all("svg")) == 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -179,13 +190,7 @@ def test_a_chart_that_fails_here_too_reports_its_own_error() -> None:
         pending.resolve()
 
 
-def _scheduler(submit: Any, in_flight: int = 1) -> scheduler_module.Scheduler:
-    return scheduler_module.Scheduler(submit, in_flight=in_flight)
-
-
-def test_only_a_few_charts_go_to_the_pool_and_the_rest_can_be_taken_back(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_every_chart_goes_to_the_pool_once_and_none_is_drawn_here_meanwhile() -> None:
     sent: list[Future[tuple[str, list[str]]]] = []
 
     def submit(fn: Any, *args: Any) -> Future[tuple[str, list[str]]]:
@@ -193,53 +198,55 @@ def test_only_a_few_charts_go_to_the_pool_and_the_rest_can_be_taken_back(
         sent.append(future)
         return future
 
-    scheduler = _scheduler(submit, in_flight=2)
-    jobs = [_job(None, lambda n=n: (f"<here{n}/>", [])) for n in range(12)]
-    for job in jobs:
-        scheduler._queue.append(job)
-    scheduler.pump()
-    assert len(sent) == 2
-    assert [j.sent() for j in jobs[:3]] == [True, True, False]
+    scheduler = scheduler_module.Scheduler(submit)
+    scheduler.chart_ahead("ahead", _slow_chart, 0.0)
+    assert sent == []  # charts go after every computation: on start
+    assert scheduler.start() == (0, 1)
+    assert len(sent) == 1
+    drawn_here: list[int] = []
 
-    # The page of chart 0 waits: the build process draws from the back of the queue meanwhile.
-    monkeypatch.setattr(scheduler_module, "TAKE_BACK_AT", 4)
-    assert scheduler.help_draw(jobs[0])
-    assert jobs[-1].here is not None
-    assert not jobs[-1].sent()
-    # A chart still queued when its page needs it is drawn here at once.
-    assert scheduler_module.PendingHtml(jobs[5], _finish, scheduler).resolve() == (
-        "<div><here5/>|</div>"
-    )
-    # Nothing a worker holds is ever cancelled.
-    assert not any(f.cancelled() for f in sent)
+    def local(n: int) -> Any:
+        return lambda: drawn_here.append(n) or (f"<here{n}/>", [])
+
+    pages = [
+        scheduler.chart(key, (_slow_chart, (0.0,)), local(n), _finish, [])
+        for n, key in enumerate(["ahead", "new", "ahead", "new"])
+    ]
+    assert len(sent) == 2  # one chart per key, however many pages show it
+    assert scheduler.unclaimed() == (0, 0)
     sent[0].set_result(("<w0/>", []))
-    assert (
-        scheduler_module.PendingHtml(jobs[0], _finish, scheduler).resolve() == "<div><w0/>|</div>"
-    )
+    sent[1].set_result(("<w1/>", []))
+    assert [p.resolve() for p in pages] == [
+        "<div><w0/>|</div>",
+        "<div><w1/>|</div>",
+        "<div><w0/>|</div>",
+        "<div><w1/>|</div>",
+    ]
+    assert drawn_here == []
+    assert not any(f.cancelled() for f in sent)
 
 
-def test_a_worker_dying_with_charts_queued_does_not_hang_the_build(tmp_path: Path) -> None:
-    """The scenario that hung Python 3.11's pool when queued futures were cancelled: charts
-    are taken back while the worker holds others, then the worker dies."""
+def test_a_worker_dying_with_charts_queued_does_not_hang_the_build() -> None:
+    """The scenario that hung Python 3.11's pool when queued futures were cancelled: the worker
+    dies while it holds charts and more wait in the pool; every page still gets its chart."""
     import os
     import signal
 
     pool = WorkerPool(1)
     try:
-        scheduler = _scheduler(pool.submit, in_flight=2)
+        scheduler = scheduler_module.Scheduler(pool.submit)
         victim = pool.submit(os.getpid).result(timeout=120)
-        jobs = [_job(None, lambda n=n: (f"<here{n}/>", [])) for n in range(10)]
-        for job in jobs:
-            job.remote = (_slow_chart, (0.2,))
-            scheduler._queue.append(job)
-        scheduler.pump()
-        scheduler._helping = True
-        assert scheduler.help_draw(jobs[0])  # one taken back from the end
+        pages = [
+            scheduler.chart(
+                f"k{n}", (_slow_chart, (0.2,)), lambda n=n: (f"<here{n}/>", []), _finish, []
+            )
+            for n in range(10)
+        ]
         os.kill(victim, signal.SIGKILL)
-        pages = [scheduler_module.PendingHtml(job, _finish, scheduler) for job in jobs]
         results = [page.resolve() for page in pages]
         assert len(results) == 10
         assert all(r.startswith("<div><") for r in results)
+        assert any("<here" in r for r in results)
     finally:
         pool.shutdown()
 
