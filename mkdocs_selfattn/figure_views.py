@@ -21,6 +21,14 @@ if TYPE_CHECKING:
     from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered
     from mkdocs_selfattn.spec import ExampleSpec
 
+FIGURES = ("chart", "context_chart", "separation_chart", "context_space")
+"""The views drawn with matplotlib, which the look-ahead sends to a worker before pages render."""
+
+
+def figure_names(view: ViewOptions) -> list[str]:
+    """The figures a block shows, in its order, each once."""
+    return [name for name in dict.fromkeys(view.show) if name in FIGURES]
+
 
 def chart_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
@@ -118,18 +126,14 @@ def chart_key(
     style: ChartStyle,
     number_format: str | None,
     view: ViewOptions,
-    name: str | None = None,
+    name: str,
 ) -> str:
-    """The cache key of one figure: ``name`` is the view (a block may show several figures).
-
-    Without ``name``, the key of the ``chart`` the pipeline draws ahead, which does not know the
-    block's ``query:`` (``ChartRequest.query`` stays unset): it matches the chart of a block
-    without ``query:``, never one with, so a chart drawn ahead is never shown for a query.
-    """
+    """The cache key of one figure: ``name`` is the view (a block may show several figures),
+    and the block's ``query:`` picks what it shows."""
     return content_key(
         "chart",
-        name or "chart",
-        None if name is None else view.query,
+        name,
+        view.query,
         __version__,
         code_fingerprint(),
         CHART_FORMAT,

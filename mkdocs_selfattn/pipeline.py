@@ -37,7 +37,7 @@ from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.results import DocumentResult, result_from_dict
 from mkdocs_selfattn.scheduler import PendingHtml, Scheduler
 from mkdocs_selfattn.spec import NUMBER_KEYS, ExampleSpec, ViewOptions
-from mkdocs_selfattn.views import VIEWS, cached_chart, chart_key, chart_text
+from mkdocs_selfattn.views import VIEWS, cached_chart, chart_key, chart_text, figure_names
 
 
 @dataclass(frozen=True)
@@ -163,20 +163,23 @@ class Pipeline:
             scheduler.send_result(key, compute_payload, request)
         for view in charts:
             number_format = view.number_format or self.settings.number_format
-            ckey = chart_key(key, spec, self.settings.chart, number_format, view)
-            if (
-                scheduler.has_chart(ckey)
-                or cached_chart(self.cache.peek("chart", ckey)) is not None
-            ):
-                continue
-            chart = ChartRequest(
-                compute=request,
-                style=self.settings.chart,
-                number_format=number_format,
-                text=tuple(chart_text(view).items()),
-                title=view.title,
-            )
-            scheduler.chart_ahead(ckey, draw_chart, chart)
+            for name in figure_names(view):
+                ckey = chart_key(key, spec, self.settings.chart, number_format, view, name)
+                if (
+                    scheduler.has_chart(ckey)
+                    or cached_chart(self.cache.peek("chart", ckey)) is not None
+                ):
+                    continue
+                chart = ChartRequest(
+                    compute=request,
+                    style=self.settings.chart,
+                    number_format=number_format,
+                    text=tuple(chart_text(view).items()),
+                    title=view.title,
+                    view=name,
+                    query=view.query,
+                )
+                scheduler.chart_ahead(ckey, draw_chart, chart)
 
     def load(self, spec: ExampleSpec, resolver: Resolver, language: str | None = None) -> Example:
         """``language``: the page's, for a localised CSV or script (see :func:`localized_file`)."""

@@ -8,6 +8,7 @@ from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.pipeline import Pipeline, Resolver
 from mkdocs_selfattn.shared import block_definition
 from mkdocs_selfattn.spec import BlockSpec, ViewOptions, parse_block
+from mkdocs_selfattn.views import figure_names
 
 
 def prefetch_page(
@@ -26,7 +27,7 @@ def prefetch_page(
             continue
     charts: dict[str, list[ViewOptions]] = {}
     for spec in specs:
-        if spec.use is not None and spec.source is None and "chart" in spec.view.show:
+        if spec.use is not None and spec.source is None and figure_names(spec.view):
             charts.setdefault(spec.use, []).append(localize_view(spec.view, language))
     for spec in specs:
         try:
@@ -35,7 +36,7 @@ def prefetch_page(
                 continue
             example = found[0]
             view = localize_view(spec.view, language)
-            views = [view] if "chart" in view.show else []
+            views = [view] if figure_names(view) else []
             if example.id is not None:
                 views += charts.pop(example.id, [])
             pipeline.prefetch(example, views, resolver)

@@ -31,6 +31,9 @@ from mkdocs_selfattn.figure_views import (
     context_space_view,
     separation_chart_view,
 )
+from mkdocs_selfattn.figure_views import (
+    figure_names as figure_names,
+)
 from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.mermaid import mermaid_html, render_mermaid
 from mkdocs_selfattn.render.reading_tables import (

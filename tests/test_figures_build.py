@@ -174,3 +174,20 @@ def test_figures_drawn_in_a_worker_and_in_the_build_are_the_same_bytes(
     done = site.run()
     assert done.returncode == 0, done.stderr
     assert _svgs(site.html()) == _svgs(figures_site.html())
+
+
+def test_every_figure_view_is_drawn_ahead_by_the_worker(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The look-ahead sends every figure view (with its ``query:``) to the worker, and every
+    page takes what was sent: nothing is drawn twice, nothing is drawn in the build process."""
+    site = new_site(tmp_path_factory.mktemp("ahead"), course_csv=False)
+    _copy_data(site)
+    manual = _without_script(draft_block("p5-13-1-attention.md", "manual"))
+    heads = _without_script(draft_block("p5-13-3-qkv-multihead.md", "heads"))
+    site.page("index.md", "# Figures\n\n" + manual + "\n" + heads + VIEWS)
+    done = site.run("-v")
+    assert done.returncode == 0, done.stderr
+    assert "sent 2 results and 6 charts to the worker" in done.stderr
+    assert "look-ahead unclaimed: 0 results, 0 charts" in done.stderr
+    assert "drew 6 charts" in done.stderr

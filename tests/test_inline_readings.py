@@ -1,5 +1,6 @@
 """Inline values of the questions and heads layouts: every inline value of the drafts gives what
-the plain-Python reference gives (drafts/inline_values.py), and wrong names say what exists."""
+the plain-Python reference gives (tests/drafts/inline_values.py), and wrong names say what
+exists."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from mkdocs_selfattn.spec import ExampleSpec
 from tests.reading_fixtures import HEADS_CSV, MANUAL_CSV, heads_reading, questions_reading
 
 ROOT = Path(__file__).resolve().parent.parent
-DRAFTS = ROOT / "drafts"
+DRAFTS = ROOT / "tests" / "drafts"
 sys.path.insert(0, str(DRAFTS))
 from inline_values import evaluate  # noqa: E402
 

@@ -29,7 +29,7 @@ from tests.reading_fixtures import (
 from tests.reference_layouts import format_heads, format_questions, head_layout, question_layout
 
 ROOT = Path(__file__).resolve().parent.parent
-DRAFTS = ROOT / "drafts"
+DRAFTS = ROOT / "tests" / "drafts"
 
 
 def legacy_printout(result: DocumentResult, labels: Labels) -> str:

@@ -14,7 +14,7 @@ from sites import Site, new_site, visible_text
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
-DRAFTS = REPO / "drafts"
+DRAFTS = REPO / "tests" / "drafts"
 ASSETS = "docs/assets/part-05/chapter-13"
 
 

@@ -16,7 +16,7 @@ from sites import Site, line_of, new_site, table_rows, visible_text
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
-DRAFTS = REPO / "drafts"
+DRAFTS = REPO / "tests" / "drafts"
 ASSETS = "docs/assets/part-05/chapter-13"
 SCRIPTS = ("attention_manual_lines.py", "multihead_report_scenarios.py")
 VIEWS = {"manual": "[code, output, table, compare, csv]", "heads": "[output, table, compare, csv]"}
