@@ -1,0 +1,181 @@
+"""The ``try`` view's data for the questions (P5-13.1) and heads (P5-13.3) layouts.
+
+The browser engine (assets/try/selfattn-try.js) reads groups of rows, each read by one or more
+heads; this module maps a :class:`~mkdocs_selfattn.readings.ReadingResult` onto that shape. A
+question is its own section (one softmax head), so each question's scores are edited and shown
+beside its own weights, chart and context; a scenario of the heads layout is one section read by
+every head, the first the reference. Rows carry their vectors already projected onto the axes: a
+reader edits scores and weights, never vectors, so the core's projections stay exact.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult, reading_to_dict
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.try_csv import Span, field_spans
+from mkdocs_selfattn.render.try_view import DATA_VERSION, EMBED_LIMIT, cell_value, view_words
+
+SUM_TOLERANCE = 1e-9
+"""How far a head's given weights may sum from 1 (the core's rule, issue 13)."""
+
+
+def reading_try_data(
+    result: ReadingResult,
+    labels: Labels,
+    csv_bytes: bytes,
+    *,
+    top: int,
+    normalise: bool,
+    groups: Mapping[str, Sequence[str]],
+    number_format: str | None,
+    text: Mapping[str, str],
+    language: str | None,
+    csv_href: str | None,
+    csv_name: str,
+) -> dict[str, Any]:
+    """The engine's input: per question (or per scenario) a section of editable rows."""
+    csv_text = csv_bytes.decode("utf-8-sig")
+    header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
+    records = field_spans(csv_text)
+    given = result.layout == "heads"
+    k = 1 if given else top
+    sections: list[dict[str, Any]] = []
+    for group in result.groups:
+        heads = [
+            _head(head, labels, k, list(groups), _cells(head, group, header, records, csv_bytes, result))
+            for head in group.heads
+        ]
+        base = {
+            "rows": [
+                {
+                    "label": labels(line.token),
+                    "raw": line.token,
+                    "token": line.token,
+                    "role": line.role,
+                    "vector": list(line.vector),
+                }
+                for line in group.lines
+            ],
+            "baseline": list(group.baseline),
+        }
+        place = labels(group.name) if group.name and len(result.groups) > 1 else None
+        if given:
+            sections.append(
+                {
+                    "kind": "group",
+                    "label": labels(group.name),
+                    "raw": group.name,
+                    **base,
+                    "reference": 0,
+                    "heads": heads,
+                    "initial": {
+                        "differences": [list(h.difference) for h in group.heads[1:]],
+                        "separations": [list(row) for row in group.separations],
+                    },
+                }
+            )
+            continue
+        for head in heads:
+            sections.append(
+                {
+                    "kind": "question",
+                    "label": head["label"] + (f" · {place}" if place else ""),
+                    "raw": head["name"],
+                    **base,
+                    "reference": None,
+                    "heads": [{**head, "name": ""}],
+                }
+            )
+    return {
+        "version": DATA_VERSION,
+        "words": reading_words(language, text),
+        "format": number_format,
+        "temperature": None if given else result.temperature,
+        "columns": list(result.axis_names),
+        "axes": None,
+        "top": k,
+        "layout": result.layout,
+        "normalise": normalise,
+        "tolerance": SUM_TOLERANCE,
+        "named": [
+            {"name": labels(name), "members": list(members)} for name, members in groups.items()
+        ],
+        "groups": sections,
+        "csv": {
+            "name": csv_name,
+            "href": csv_href,
+            "text": csv_text if len(csv_text) <= EMBED_LIMIT else None,
+            "bom": csv_bytes.startswith(b"\xef\xbb\xbf"),
+        },
+    }
+
+
+def reading_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
+    """The try view's words, then this layout's own (render/words.py), then the block's text."""
+    from mkdocs_selfattn.render.words import TRY_READING, words
+
+    overrides = {k: v for k, v in text.items() if k in TRY_READING["en"]}
+    return {**view_words(language, text), **words(TRY_READING, language), **overrides}
+
+
+def _head(
+    head: HeadResult, labels: Labels, k: int, names: list[str], cells: list[Span]
+) -> dict[str, Any]:
+    weights = dict(head.groups)
+    return {
+        "name": labels(head.name),
+        "label": labels(head.name),
+        "column": head.column,
+        "mode": "given" if head.given else "softmax",
+        "values": list(head.values),
+        "cells": [list(span) for span in cells],
+        "initial": {
+            "weights": list(head.weights),
+            "context": list(head.context),
+            "shift": list(head.shift),
+            "top": list(head.top(k)),
+            "named": [weights[name] for name in names],
+        },
+    }
+
+
+def _cells(
+    head: HeadResult,
+    group: GroupResult,
+    header: list[str],
+    records: list[list[Span]],
+    csv_bytes: bytes,
+    result: ReadingResult,
+) -> list[Span]:
+    """Where each line's cell of the head's column lies in the text, checked against the core."""
+    from mkdocs_selfattn.csv_diagnose import row_line
+
+    if head.column not in header:
+        raise DataError(result.source, f"the try view found no column {head.column!r}")
+    at = header.index(head.column)
+    text = csv_bytes.decode("utf-8-sig")
+    spans: list[Span] = []
+    for line, value in zip(group.lines, head.values, strict=True):
+        record = records[line.row + 1] if line.row + 1 < len(records) else []
+        span = record[at] if at < len(record) else None
+        if span is None or cell_value(text, span) != value:
+            raise DataError(
+                result.source,
+                f"the try view could not find this row's {head.column!r} cell in the file's text "
+                "(blank-looking lines or odd quoting?); save the file as plain CSV",
+                line=row_line(csv_bytes, line.row),
+            )
+        spans.append(span)
+    return spans
+
+
+def reading_json(result: ReadingResult) -> str:
+    """Every number at full precision, as the CLI's ``--format json`` writes a reading."""
+    return json.dumps(reading_to_dict(result), ensure_ascii=False, indent=2) + "\n"
