@@ -1,0 +1,459 @@
+"""The try view of the questions (P5-13.1) and heads (P5-13.3) layouts in Chromium: after every
+edit through the page's own controls, every number it shows is the build's number for the edited
+CSV (the pipeline run in this process), unrounded ones bit for bit; a CSV the build would refuse
+shows the reason instead of numbers. Reset, download (recomputed with the CLI), instant
+navigation, both palettes, a phone's width; timings go to test-artifacts/try-readings-metrics.json.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import statistics
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Site, _QuietHandler, _Server, mkdocs_build
+from test_browser_try import CONTRAST, TIME_INPUT
+from try_reading_cases import (
+    BIG_BLOCK,
+    HEADS_BLOCK,
+    HEADS_CSV,
+    MANUAL_BLOCK,
+    MANUAL_CSV,
+    Case,
+    big_manual,
+)
+
+from mkdocs_selfattn.render.labels import py_round
+from mkdocs_selfattn.render.try_readings import reading_words
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ASSETS = "assets/part-05/chapter-13/"
+WORDS = reading_words("zh", {})
+METRICS: dict[str, Any] = {}
+
+YML = """\
+site_name: try readings
+site_url: http://127.0.0.1:PORT/
+theme:
+  name: material
+  language: zh
+  font: false
+  features: [navigation.instant]
+  palette:
+    - scheme: default
+      toggle: {icon: material/weather-night, name: dark}
+    - scheme: slate
+      toggle: {icon: material/weather-sunny, name: light}
+plugins:
+  - selfattn:
+      cache_dir: ""
+nav: [manual.md, heads.md, norm.md, other.md, big200.md, big3000.md]
+"""
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
+    work = tmp_path_factory.mktemp("try-readings-core")
+    manual, heads = MANUAL_CSV.read_bytes(), HEADS_CSV.read_bytes()
+    return {
+        "manual": Case("manual", MANUAL_BLOCK, "/" + ASSETS + MANUAL_CSV.name, manual, work),
+        "heads": Case("heads", HEADS_BLOCK, "/" + ASSETS + HEADS_CSV.name, heads, work),
+        "norm": Case("norm", HEADS_BLOCK, "/" + ASSETS + HEADS_CSV.name, heads, work),
+        "big200": Case("big200", BIG_BLOCK, "big200.csv", big_manual(200), work),
+        "big3000": Case("big3000", BIG_BLOCK, "big3000.csv", big_manual(3000), work),
+    }
+
+
+EXTRA = {
+    "heads": "text: {sum: 总和, reset: 重来}\n",
+    "norm": "normalise: true\n",
+}
+
+
+@pytest.fixture(scope="module")
+def served(
+    tmp_path_factory: pytest.TempPathFactory, cases: dict[str, Case]
+) -> Iterator[tuple[Site, str]]:
+    server = _Server(("127.0.0.1", 0), _QuietHandler)
+    port = server.server_address[1]
+    project = tmp_path_factory.mktemp("try-readings-project")
+    docs = project / "docs"
+    (docs / ASSETS).mkdir(parents=True)
+    for path in (MANUAL_CSV, HEADS_CSV):
+        (docs / ASSETS / path.name).write_bytes(path.read_bytes())
+    for name in ("big200", "big3000"):
+        (docs / f"{name}.csv").write_bytes(cases[name].csv_bytes)
+    for name, case in cases.items():
+        link = "\n[另一页](other.md)\n" if name == "manual" else ""
+        (docs / f"{name}.md").write_text(
+            f"# {name}\n\n" + case.markdown(EXTRA.get(name, "")) + link, encoding="utf-8"
+        )
+    (docs / "other.md").write_text("# 另一页\n\n[回到手册](manual.md)\n", encoding="utf-8")
+    (project / "mkdocs.yml").write_text(YML.replace("PORT", str(port)), encoding="utf-8")
+    root = tmp_path_factory.mktemp("try-readings-site")
+    log = mkdocs_build(project / "mkdocs.yml", root)
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server.RequestHandlerClass = handler  # type: ignore[assignment]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield Site("try-readings", root, log), f"http://127.0.0.1:{port}/"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def tab(browser: Any, served: tuple[Site, str]) -> Iterator[Callable[..., Any]]:
+    base = served[1]
+    contexts: list[Any] = []
+    blocked: list[str] = []
+
+    def open_tab(url: str, width: int = 1280, **options: Any) -> Any:
+        context = browser.new_context(
+            viewport={"width": width, "height": 900}, accept_downloads=True, **options
+        )
+        context.set_default_timeout(60_000)
+        contexts.append(context)
+        context.route(
+            "**/*",
+            lambda route: (
+                route.continue_()
+                if route.request.url.startswith(base)
+                else (blocked.append(route.request.url), route.abort())
+            ),
+        )
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.errors = errors
+        page.goto(base + url, wait_until="load")
+        page.wait_for_selector(".selfattn-try-ui [data-q=context]")
+        return page
+
+    yield open_tab
+    for context in contexts:
+        context.close()
+    assert blocked == [], f"requests beyond the site: {blocked}"
+
+
+READ = """
+() => Object.fromEntries(Array.from(document.querySelectorAll('.selfattn-try [data-q]'))
+  .filter(el => !['input', 'slider', 'refused'].includes(el.dataset.q)).map(el => {
+    const d = el.dataset;
+    const key = d.q === 'summary' ? `summary/${d.g}` : `${d.q}/${d.g}/${d.h}/${d.i ?? d.a}`;
+    return [key, el.textContent];
+}))
+"""
+READ_FULL = """
+() => Object.fromEntries(Array.from(document.querySelectorAll('.selfattn-try [data-v]'))
+  .filter(el => el.dataset.q !== 'vector').map(el => {
+    const d = el.dataset;
+    return [`${d.q}/${d.g}/${d.h}/${d.i ?? d.a}`, Number(d.v)];
+}))
+"""
+REFUSED = "() => Array.from(document.querySelectorAll('.selfattn-try [data-q=refused]'), e => !e.hidden)"
+
+
+def _bits(value: float) -> bytes:
+    return struct.pack("<d", float(value))
+
+
+Edits = dict[tuple[int, int, int], str]
+
+
+def check(page: Any, case: Case, edits: Edits, t: float | None = None) -> bool:
+    """Every shown number is the build's for the edited file; True when the build accepts it."""
+    example, _ = case.core(edits, t, EXTRA.get(case.name, ""))
+    expected = case.expected(example, None, WORDS)
+    sums = case.sums(edits)
+    expected |= {k: py_round(v) for k, v in sums.items()}
+    assert page.evaluate(READ) == expected
+    refused = page.evaluate(REFUSED)
+    assert refused == [example is None] * len(refused)
+    full = page.evaluate(READ_FULL)
+    core = (case.full_precision(example) if example else {}) | sums
+    differing = {k: (full.get(k), v) for k, v in core.items() if _bits(full.get(k, -1)) != _bits(v)}
+    assert differing == {}
+    assert set(full) == set(core)
+    METRICS[f"{case.name}_values_compared"] = METRICS.get(f"{case.name}_values_compared", 0) + len(
+        expected
+    )
+    return example is not None
+
+
+def box(page: Any, s: int, h: int, i: int, q: str = "input") -> Any:
+    return page.locator(f'.selfattn-try [data-q={q}][data-g="{s}"][data-h="{h}"][data-i="{i}"]')
+
+
+def temperature(page: Any) -> Any:
+    return page.locator(".selfattn-try-bar input[type=number]").first
+
+
+def test_questions_edits_match_the_core(
+    tab: Callable[..., Any], cases: dict[str, Case], tmp_path: Path
+) -> None:
+    case = cases["manual"]
+    page = tab("manual/")
+    edits: Edits = {}
+    t = 1.0
+    check(page, case, edits, t)
+    # Fixed edits: typing, a tie with the top line, a negative score, a large one, temperature.
+    for key, value in [((0, 0, 9), "3.5"), ((0, 0, 4), "3.5"), ((1, 0, 12), "-2.25")]:
+        box(page, *key).fill("")
+        box(page, *key).press_sequentially(value)
+        edits[key] = value
+        check(page, case, edits, t)
+    box(page, 2, 0, 39).fill("40")
+    edits[(2, 0, 39)] = "40"
+    check(page, case, edits, t)
+    for key in ["ArrowRight", "ArrowUp", "ArrowLeft", "PageUp", "Home"]:
+        box(page, 1, 0, 3, "slider").press(key)
+        edits[(1, 0, 3)] = box(page, 1, 0, 3).input_value()
+        check(page, case, edits, t)
+    temperature(page).fill("0.5")
+    t = 0.5
+    check(page, case, edits, t)
+    rng = random.Random(131)
+    for _ in range(110):
+        kind, s, i = rng.random(), rng.randrange(3), rng.randrange(40)
+        if kind < 0.55:
+            value = repr(round(rng.uniform(-3, 4), rng.choice([0, 1, 2, 3])))
+            box(page, s, 0, i).fill(value)
+            edits[(s, 0, i)] = value
+        elif kind < 0.85:
+            box(page, s, 0, i, "slider").press(rng.choice(["ArrowRight", "ArrowLeft", "ArrowDown"]))
+            edits[(s, 0, i)] = box(page, s, 0, i).input_value()
+        else:
+            t = round(rng.uniform(0.1, 3), rng.choice([1, 2]))
+            temperature(page).fill(repr(t))
+        check(page, case, edits, t)
+    METRICS["manual_random_edits"] = 110
+    _download_runs(page, case, edits, t, tmp_path)
+    page.locator(".selfattn-try-reset").first.click()
+    check(page, case, {}, 1.0)
+    assert page.errors == []
+
+
+def test_heads_edits_follow_the_sum_rule(
+    tab: Callable[..., Any], cases: dict[str, Case], tmp_path: Path
+) -> None:
+    """Without ``normalise``, a head whose weights no longer sum to 1 is refused, as the build
+    refuses it: moving weight from one token to another makes the numbers come back."""
+    case = cases["heads"]
+    page = tab("heads/")
+    assert page.locator(".selfattn-try-reset").inner_text() == "重来"  # the block's text:
+    assert page.locator(".selfattn-try-table tfoot th").first.inner_text() == "总和"
+    assert temperature(page).count() == 0  # no softmax, no temperature
+    edits: Edits = {}
+    check(page, case, edits)
+    box(page, 0, 1, 0).fill("0.5")
+    edits[(0, 1, 0)] = "0.5"
+    assert not check(page, case, edits)  # 0.5 + 0.3 + 0.25: refused
+    assert "1.05" in page.locator("[data-q=refused]").first.inner_text()
+    box(page, 0, 1, 2).fill("")
+    box(page, 0, 1, 2).press_sequentially("0.2")
+    edits[(0, 1, 2)] = "0.2"
+    assert check(page, case, edits)
+    box(page, 2, 2, 1).fill("-0.1")
+    edits[(2, 2, 1)] = "-0.1"
+    assert not check(page, case, edits)
+    box(page, 2, 2, 1).fill("0.2")
+    edits[(2, 2, 1)] = "0.2"
+    assert check(page, case, edits)
+    rng = random.Random(133)
+    accepted = refused = 0
+    for _ in range(60):
+        s, h = rng.randrange(3), rng.randrange(3)
+        i, j = rng.sample(range(3), 2)
+        now = [float(box(page, s, h, k).input_value()) for k in range(3)]
+        step = round(rng.uniform(0.01, 0.3), 2)
+        if rng.random() < 0.3:  # the slider, by keyboard: one step off the sum, then back
+            box(page, s, h, i, "slider").press("ArrowRight")
+            edits[(s, h, i)] = box(page, s, h, i).input_value()
+            ok = check(page, case, edits)
+            box(page, s, h, i, "slider").press("ArrowLeft")
+            edits[(s, h, i)] = box(page, s, h, i).input_value()
+        else:  # move weight from one token to another, typing both
+            if now[i] - step < 0:
+                step = now[i]
+            edits[(s, h, i)] = repr(round(now[i] - step, 10))
+            box(page, s, h, i).fill(edits[(s, h, i)])
+            ok = check(page, case, edits)
+            edits[(s, h, j)] = repr(round(now[j] + step, 10))
+            box(page, s, h, j).fill(edits[(s, h, j)])
+        accepted += ok
+        refused += not ok
+        ok = check(page, case, edits)
+        accepted += ok
+        refused += not ok
+        if not ok:  # the page offers to rescale; its numbers are the build's for the result
+            page.locator(".selfattn-try-rescale:visible").first.click()
+            for k in range(3):
+                for hh in range(3):
+                    for ss in range(3):
+                        edits[(ss, hh, k)] = box(page, ss, hh, k).input_value()
+            assert check(page, case, edits)
+    METRICS["heads_random_edits"] = accepted + refused
+    METRICS["heads_refused_states"] = refused
+    assert accepted >= 40
+    assert refused >= 20
+    _download_runs(page, case, edits, None, tmp_path)
+    page.locator(".selfattn-try-reset").first.click()
+    check(page, case, {})
+
+
+def test_heads_normalised_edits(
+    tab: Callable[..., Any], cases: dict[str, Case], tmp_path: Path
+) -> None:
+    case = cases["norm"]
+    page = tab("norm/")
+    edits: Edits = {}
+    check(page, case, edits)
+    rng = random.Random(1313)
+    for _ in range(110):
+        s, h, i = rng.randrange(3), rng.randrange(3), rng.randrange(3)
+        if rng.random() < 0.7:
+            value = repr(round(rng.uniform(0.01, 2), rng.choice([1, 2, 3])))
+            box(page, s, h, i).fill(value)
+            edits[(s, h, i)] = value
+        else:
+            box(page, s, h, i, "slider").press(rng.choice(["ArrowRight", "ArrowLeft"]))
+            edits[(s, h, i)] = box(page, s, h, i).input_value()
+        assert check(page, case, edits)
+    METRICS["norm_random_edits"] = 110
+    _download_runs(page, case, edits, None, tmp_path)
+
+
+def _download_runs(page: Any, case: Case, edits: Edits, t: float | None, tmp: Path) -> None:
+    """The downloaded file differs from the CSV only in the edited cells, and the CLI gives the
+    page's numbers for it."""
+    with page.expect_download() as info:
+        page.locator(".selfattn-try-download").first.click()
+    path = tmp / f"edited-{case.name}.csv"
+    info.value.save_as(path)
+    got = path.read_bytes().decode("utf-8").splitlines(keepends=True)
+    original = case.csv_bytes.decode("utf-8").splitlines(keepends=True)
+    assert len(got) == len(original)
+    changed = {case.cell[k][0] + 1 for k, v in edits.items()}
+    for n, (a, b) in enumerate(zip(original, got, strict=True)):
+        if n not in changed:
+            assert a == b
+    parsed = case.edited(edits)
+    assert _rows(path.read_bytes()) == _rows(parsed) or _numbers_equal(path.read_bytes(), parsed)
+    example, _ = case.core(edits, t, EXTRA.get(case.name, ""))
+    assert example is not None
+    cli = subprocess.run(
+        [sys.executable, "-m", "mkdocs_selfattn", "run", str(path), *cli_args(case, t)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert cli.returncode == 0, cli.stderr
+    from_cli = json.loads(cli.stdout)
+    from mkdocs_selfattn.readings import reading_to_dict
+
+    assert example.result is not None
+    assert from_cli["groups"] == reading_to_dict(example.result)["groups"]  # type: ignore[arg-type]
+
+
+def _rows(data: bytes) -> list[list[str]]:
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+
+
+def _numbers_equal(a: bytes, b: bytes) -> bool:
+    """Cells equal as written, or as numbers where a typed value reads differently."""
+    for ra, rb in zip(_rows(a), _rows(b), strict=True):
+        for x, y in zip(ra, rb, strict=True):
+            if x != y and float(x) != float(y):
+                return False
+    return True
+
+
+def cli_args(case: Case, t: float | None) -> list[str]:
+    raise NotImplementedError("the engine's CLI flags for readings")
+
+
+def test_instant_navigation_reinitialises(tab: Callable[..., Any], cases: dict[str, Case]) -> None:
+    page = tab("manual/")
+    page.wait_for_load_state("networkidle")  # instant navigation starts once it has the sitemap
+    page.evaluate("() => { window.__sameDocument = true; }")
+    page.get_by_role("article").get_by_role("link", name="另一页").click()
+    page.wait_for_selector("article h1:text('另一页')")
+    assert page.locator(".selfattn-try").count() == 0
+    page.get_by_role("article").get_by_role("link", name="回到手册").click()
+    page.wait_for_selector(".selfattn-try-ui [data-q=context]")
+    assert page.evaluate("() => window.__sameDocument") is True
+    assert page.locator(".selfattn-try-ui").count() == 1
+    box(page, 1, 0, 2).fill("-1")
+    check(page, cases["manual"], {(1, 0, 2): "-1"}, 1.0)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("url", ["manual/", "heads/"])
+def test_both_palettes_have_readable_text(tab: Callable[..., Any], scheme: str, url: str) -> None:
+    page = tab(url)
+    page.add_style_tag(content="*, *::before { transition: none !important; }")
+    page.evaluate(f"() => document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+    if url == "heads/":  # the refusal note must read too
+        box(page, 0, 1, 0).fill("0.9")
+        assert page.evaluate(REFUSED) == [True] * 3
+    worst = page.evaluate(CONTRAST)
+    METRICS[f"min_contrast_{url.strip('/')}_{scheme}"] = round(worst[0][0], 2)
+    assert worst[0][0] >= 4.5, worst
+
+
+@pytest.mark.parametrize("url", ["manual/", "heads/", "big3000/"])
+def test_phone_width(tab: Callable[..., Any], cases: dict[str, Case], url: str) -> None:
+    page = tab(url, width=375)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    box(page, 0, 0, 1).focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("0.35" if url == "heads/" else "2")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.q") == "slider"
+    edits = {(0, 0, 1): box(page, 0, 0, 1).input_value()}
+    check(page, cases[url.strip("/")], edits, 1.0 if url != "heads/" else None)
+    names = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.selfattn-try input')).map(e =>"
+        " (e.labels && e.labels.length ? e.labels[0].textContent : e.getAttribute('aria-label')))"
+    )
+    assert all(names)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+def test_measure_update_time(tab: Callable[..., Any], artifacts: Path) -> None:
+    """Input event → updated DOM (in the handler) and → the next frame, per example size."""
+    for url, s, h, values in [
+        ("manual/", 0, 0, [repr(round(0.1 * k - 2, 1)) for k in range(41)]),
+        ("big200/", 0, 0, [repr(round(0.1 * k - 2, 1)) for k in range(41)]),
+        ("big3000/", 0, 0, [repr(round(0.1 * k - 2, 1)) for k in range(41)]),
+        ("heads/", 0, 1, [repr(round(0.45 + 0.001 * k, 3)) for k in range(41)]),
+        ("norm/", 0, 1, [repr(round(0.45 + 0.01 * k, 2)) for k in range(41)]),
+    ]:
+        page = tab(url)
+        selector = f'.selfattn-try [data-q=input][data-g="{s}"][data-h="{h}"][data-i="1"]'
+        frame, handler = page.evaluate(TIME_INPUT, [selector, values])
+        name = url.strip("/")
+        METRICS[f"input_to_frame_ms_{name}_median"] = round(statistics.median(frame), 2)
+        METRICS[f"input_to_frame_ms_{name}_max"] = round(max(frame), 2)
+        METRICS[f"handler_ms_{name}_median"] = round(statistics.median(handler), 3)
+        load = page.evaluate(
+            "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
+        )
+        METRICS[f"dom_content_loaded_ms_{name}"] = round(load, 1)
+    (artifacts / "try-readings-metrics.json").write_text(json.dumps(METRICS, indent=2) + "\n")
+    print(json.dumps(METRICS, indent=2))
