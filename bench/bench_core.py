@@ -102,7 +102,7 @@ def run_parse(path: str) -> float:
     from mkdocs_selfattn.candidate_table import ColumnMap
 
     cols = ColumnMap()
-    header = core_table._read_header(data, path)
+    header = core_table.read_header(data, path)
     vector_columns = core_table._vector_columns(header, cols, None, path)
     has_index = core_table._index_columns_present(header, cols, path)
     arrow = core_table._parse_with_arrow(data, header, cols, vector_columns, has_index, path)

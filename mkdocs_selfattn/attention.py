@@ -91,7 +91,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     """
     temperature = _check_temperature(temperature, table.source)
     n = table.n_rows
-    order, starts, sizes = _segments(table)
+    order, starts, sizes = segments(table)
     distinct_sizes = np.unique(sizes).tolist()
     # The usual course layout: each group's rows together, every group the same size. Then the
     # table reshapes into a (groups × candidates) matrix and nothing needs gathering.
@@ -137,25 +137,62 @@ def _softmax_groups(
     uniform: int | None,
     submit: Submit = run_now,
 ) -> tuple[FloatArray, FloatArray, IntArray]:
-    """Per-row weights, per-group representations and top rows.
+    """Per-row softmax weights, per-group representations and top rows (see :func:`group_pass`)."""
+
+    def weigh(scores: FloatArray, out: FloatArray | None) -> FloatArray:
+        return _softmax_rows(scores, temperature, out=out)
+
+    return group_pass(
+        table.scores, table.vectors, weigh, order, starts, sizes, distinct_sizes, uniform, submit
+    )
+
+
+Weigh = Callable[[FloatArray, "FloatArray | None"], FloatArray]
+"""A (groups × candidates) matrix of one column's values → the weights (into ``out`` if given):
+the softmax for scores, the values themselves for given weights. Row by row: a group's weights
+depend on its own row only."""
+
+
+def given_rows(values: FloatArray, out: FloatArray | None = None) -> FloatArray:
+    """The weights of a given-weight head: its column as it is (checked and, where the block
+    asks, normalised beforehand, see :mod:`mkdocs_selfattn.reading_engine`)."""
+    if out is None:
+        return values + 0.0
+    out[...] = values
+    return out
+
+
+def group_pass(
+    values: FloatArray,
+    vectors: FloatArray,
+    weigh: Weigh,
+    order: IntArray | None,
+    starts: IntArray,
+    sizes: IntArray,
+    distinct_sizes: list[int],
+    uniform: int | None,
+    submit: Submit = run_now,
+) -> tuple[FloatArray, FloatArray, IntArray]:
+    """Per-row weights, per-group weighted sums of ``vectors`` and top rows, for any way of
+    weighing (every layout's heads and questions go through here, P5-13.2's targets too).
 
     Groups of one size are computed together as the rows of a matrix, so the number of numpy
     passes grows with the number of distinct sizes, not of groups. Every step works row by row
     (group by group), so splitting the groups between threads cannot change a single bit.
     """
     n_groups = int(starts.shape[0])
-    dims = table.vectors.shape[1]
-    weights = np.empty(table.n_rows, dtype=np.float64)
+    dims = vectors.shape[1]
+    weights = np.empty(values.shape[0], dtype=np.float64)
     representation = np.empty((n_groups, dims), dtype=np.float64)
     top_row = np.empty(n_groups, dtype=np.int64)
     if uniform is not None:
-        scores = table.scores.reshape(n_groups, uniform)
-        vectors = table.vectors.reshape(n_groups, uniform, dims)
+        scores = values.reshape(n_groups, uniform)
+        grouped = vectors.reshape(n_groups, uniform, dims)
         matrix = weights.reshape(n_groups, uniform)
 
         def part(lo: int, hi: int) -> None:
-            group_weights = _softmax_rows(scores[lo:hi], temperature, out=matrix[lo:hi])
-            representation[lo:hi] = _weighted_sums(group_weights, vectors[lo:hi])
+            group_weights = weigh(scores[lo:hi], matrix[lo:hi])
+            representation[lo:hi] = weighted_sums(group_weights, grouped[lo:hi])
             # argmax returns the first maximum: ties go to the earliest candidate in CSV order.
             top_row[lo:hi] = starts[lo:hi] + np.argmax(group_weights, axis=1)
 
@@ -169,9 +206,9 @@ def _softmax_groups(
         members = np.flatnonzero(sizes == size)
         positions = starts[members][:, None] + np.arange(size, dtype=np.int64)
         rows = positions if order is None else order[positions]
-        group_weights = _softmax_rows(table.scores[rows], temperature)
+        group_weights = weigh(values[rows], None)
         weights[rows] = group_weights
-        representation[members] = _weighted_sums(group_weights, table.vectors[rows])
+        representation[members] = weighted_sums(group_weights, vectors[rows])
         top_row[members] = rows[np.arange(rows.shape[0]), np.argmax(group_weights, axis=1)]
     return weights, representation, top_row
 
@@ -191,11 +228,11 @@ def _softmax_rows(
             exps /= temperature
         redo_overflowed_differences(exps, scores, largest, temperature)
         exp_array(exps, out=exps)
-    exps /= _row_sums(exps)[:, None]
+    exps /= row_sums(exps)[:, None]
     return exps
 
 
-def _row_sums(values: FloatArray) -> FloatArray:
+def row_sums(values: FloatArray) -> FloatArray:
     """Each row's sum, adding left to right like Python's ``sum()`` (numpy's sum is pairwise).
 
     With many rows, one column is added at a time (each add is a vector op over all rows and no
@@ -212,7 +249,7 @@ def _row_sums(values: FloatArray) -> FloatArray:
     return accumulated[:, -1] + 0.0
 
 
-def _weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
+def weighted_sums(weights: FloatArray, vectors: FloatArray) -> FloatArray:
     """Σ weight × vector over each group's candidates: (groups × c) and (groups × c × d) in.
 
     Both ways below add the candidates left to right (tests hold numpy to that). With two or
@@ -234,7 +271,7 @@ def _left_to_right_weighted_sums(weights: FloatArray, vectors: FloatArray) -> Fl
     return products[:, -1, :]
 
 
-def _segments(table: CandidateTable) -> tuple[IntArray | None, IntArray, IntArray]:
+def segments(table: CandidateTable) -> tuple[IntArray | None, IntArray, IntArray]:
     """Row order grouped by group (None when the file already is), group starts and sizes.
 
     Groups are numbered by first appearance.

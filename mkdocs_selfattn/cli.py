@@ -24,6 +24,7 @@ from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import render_compare, render_tables
+from mkdocs_selfattn.results import DocumentResult
 from mkdocs_selfattn.views import VIEWS
 
 if TYPE_CHECKING:
@@ -234,6 +235,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         example = pipeline.load(_spec(args), _CommandLineFiles())
         result = example.result
+        assert isinstance(result, DocumentResult)
         for warning in result.warnings:  # the plugin's data checks: uneven targets
             print(f"mkdocs-selfattn: warning: {warning}", file=sys.stderr)
         labels = Labels(dict(args.display))

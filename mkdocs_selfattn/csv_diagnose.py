@@ -43,6 +43,23 @@ def diagnose(
     source: str,
 ) -> DataError:
     """The first problem in the file as a located error (the slow, exact reader)."""
+    integers = list(cols.index_columns) if has_index else []
+    return diagnose_rows(
+        data, header, cols.text_columns, [cols.score, *vector_columns], integers, source
+    )
+
+
+def diagnose_rows(
+    data: bytes,
+    header: list[str],
+    text_columns: Iterable[str],
+    numeric: Iterable[str],
+    integers: Iterable[str],
+    source: str,
+) -> DataError:
+    """:func:`diagnose` for any columns: ``text_columns`` must not be empty, ``numeric`` must hold
+    finite numbers, ``integers`` whole numbers (each layout names its own)."""
+    text_columns, numeric, integers = list(text_columns), list(numeric), list(integers)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -54,8 +71,6 @@ def diagnose(
             line=line,
         )
     positions = {name: i for i, name in enumerate(header)}
-    numeric = [cols.score, *vector_columns]
-    integers = list(cols.index_columns) if has_index else []
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     previous_end = 0
     try:
@@ -71,7 +86,7 @@ def diagnose(
                     "check for a missing or extra comma (quote values that contain commas)",
                     line=start,
                 )
-            for name in cols.text_columns:
+            for name in text_columns:
                 if record[positions[name]] == "":
                     return DataError(
                         source, "the value is empty; every row needs it", line=start, column=name

@@ -29,7 +29,7 @@ from mkdocs_selfattn.csv_diagnose import BOM, diagnose, without_bom
 from mkdocs_selfattn.csv_encode import encode
 from mkdocs_selfattn.errors import DataError, did_you_mean_each
 
-_BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
+BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
 
 
 def read_table(
@@ -65,9 +65,9 @@ def parse_table(
     # No copies of the data on the good path: a 60 MB file copied once more costs as much as
     # the whole numeric core (bytes.strip() and slicing off a BOM both copy). Arrow skips the
     # header row, BOM included; only the error path strips the BOM, for the stdlib reader.
-    if _BLANK.fullmatch(data):
+    if BLANK.fullmatch(data):
         raise DataError(source, "the file is empty; it needs a header line and data rows", line=1)
-    header = _read_header(data, source)
+    header = read_header(data, source)
     vector_columns = _vector_columns(header, cols, vectors, source)
     has_index = _index_columns_present(header, cols, source)
 
@@ -89,10 +89,10 @@ def parse_table(
         pending = {name: submit(encode, arrow.column(name)) for name in text_names}
         scores = np.empty(n_rows, dtype=np.float64)
         vector_values = np.empty((n_rows, len(vector_columns)), dtype=np.float64)
-        numbers_ok = _copy_floats(arrow.column(cols.score), scores)
+        numbers_ok = copy_floats(arrow.column(cols.score), scores)
         for j, name in enumerate(vector_columns):
-            numbers_ok = _copy_floats(arrow.column(name), vector_values[:, j]) and numbers_ok
-        numbers_ok = numbers_ok and _all_finite(scores) and _all_finite(vector_values)
+            numbers_ok = copy_floats(arrow.column(name), vector_values[:, j]) and numbers_ok
+        numbers_ok = numbers_ok and all_finite(scores) and all_finite(vector_values)
         encoded = {name: future.result() for name, future in pending.items()}
     if not numbers_ok:
         raise problem()
@@ -127,7 +127,7 @@ def parse_table(
     )
 
 
-def _read_header(data: bytes, source: str) -> list[str]:
+def read_header(data: bytes, source: str) -> list[str]:
     first = _first_record_text(data, source)
     try:
         header = next(csv.reader(io.StringIO(first)))
@@ -252,7 +252,6 @@ def _parse_with_arrow(
     source: str,
 ) -> Any:
     import pyarrow as pa
-    import pyarrow.csv as pacsv
 
     types: dict[str, Any] = {name: pa.string() for name in cols.text_columns}
     types[cols.score] = pa.float64()
@@ -264,6 +263,19 @@ def _parse_with_arrow(
     wanted = list(dict.fromkeys([*cols.text_columns, cols.score, *vector_columns]))
     if has_index:
         wanted += list(cols.index_columns)
+    try:
+        return arrow_read(data, header, types, wanted)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        raise diagnose(without_bom(data), header, cols, vector_columns, has_index, source) from None
+
+
+def arrow_read(data: bytes, header: list[str], types: dict[str, Any], wanted: list[str]) -> Any:
+    """Arrow's multi-threaded reader with the options every layout shares (the header read
+    already, no nulls: an empty cell stays ""); raises Arrow's own errors for the caller to
+    diagnose."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
     read = pacsv.ReadOptions(column_names=header, skip_rows=1, use_threads=True)
     parse = pacsv.ParseOptions(newlines_in_values=b'"' in data)
     convert = pacsv.ConvertOptions(
@@ -272,15 +284,12 @@ def _parse_with_arrow(
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
-    try:
-        return pacsv.read_csv(
-            pa.py_buffer(data), read_options=read, parse_options=parse, convert_options=convert
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        raise diagnose(without_bom(data), header, cols, vector_columns, has_index, source) from None
+    return pacsv.read_csv(
+        pa.py_buffer(data), read_options=read, parse_options=parse, convert_options=convert
+    )
 
 
-def _copy_floats(column: Any, out: FloatArray) -> bool:
+def copy_floats(column: Any, out: FloatArray) -> bool:
     """Copy a float column chunk by chunk into ``out``; False if a value is missing.
 
     Writing each chunk straight into its slice of the destination (which may be a strided column
@@ -296,7 +305,7 @@ def _copy_floats(column: Any, out: FloatArray) -> bool:
     return True
 
 
-def _all_finite(values: FloatArray) -> bool:
+def all_finite(values: FloatArray) -> bool:
     # The sum is finite exactly when no value is inf or nan, unless finite values overflow it;
     # only then is the exact element-wise test (a full boolean array) needed.
     with np.errstate(all="ignore"):

@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.readings import Layout, ReadingResult, reading_payload
 from mkdocs_selfattn.render.chart import ChartStyle
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.results import DocumentResult, result_payload
@@ -29,7 +30,10 @@ RESULTS_KEPT = 1024
 computations are sent before any chart, so this must cover a whole course: at 64, a 100-chapter
 cold build recomputed 59 results for their charts. A result is a few kilobytes."""
 
-_RESULTS: OrderedDict[str, DocumentResult] = OrderedDict()
+Result = DocumentResult | ReadingResult
+"""What an example computes: P5-13.2's targets, or a questions or heads reading."""
+
+_RESULTS: OrderedDict[str, Result] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -84,12 +88,16 @@ class ChartRequest:
     title: str | None
 
 
-def compute(request: ComputeRequest) -> DocumentResult:
+def compute(request: ComputeRequest) -> Result:
+    if request.spec.layout != "targets":
+        return compute_reading_request(request)
     from mkdocs_selfattn.candidate_table import ColumnMap
     from mkdocs_selfattn.csv_read import parse_table
     from mkdocs_selfattn.document_results import compute_document
 
     spec = request.spec
+    if spec.document is None:  # the block parser refuses this; a hand-made spec may not
+        raise ValueError("a targets example needs a document")
     columns = ColumnMap.from_mapping(dict(spec.columns), source=request.source)
     table = parse_table(request.data, source=request.source, columns=columns, vectors=spec.vectors)
     return compute_document(
@@ -102,11 +110,46 @@ def compute(request: ComputeRequest) -> DocumentResult:
     )
 
 
+def compute_reading_request(request: ComputeRequest) -> ReadingResult:
+    from mkdocs_selfattn.reading_results import compute_reading_result
+    from mkdocs_selfattn.reading_table import parse_reading
+
+    spec = request.spec
+    layout: Layout = "questions" if spec.queries is not None else "heads"
+    readers = spec.queries if spec.queries is not None else spec.heads
+    table = parse_reading(
+        request.data,
+        source=request.source,
+        mapping=dict(spec.columns),
+        readers=dict(readers or {}),
+        reader_key="queries" if layout == "questions" else "heads",
+        vectors=spec.vectors,
+        axes=None if spec.axes is None else {k: list(v) for k, v in spec.axes.items()},
+        document=spec.document is not None,
+        given=layout == "heads",
+    )
+    return compute_reading_result(
+        table,
+        layout,
+        document=spec.document,
+        groups={name: list(members) for name, members in spec.groups.items()},
+        temperature=spec.temperature,
+        normalise=spec.normalise,
+    )
+
+
+def payload_of(result: Result) -> dict[str, Any]:
+    """The cache's (and a worker's) form of either kind of result."""
+    if isinstance(result, ReadingResult):
+        return reading_payload(result)
+    return result_payload(result)
+
+
 def compute_payload(request: ComputeRequest) -> dict[str, Any]:
     with _portable_errors():
         result = compute(request)
         _remember(request.key, result)
-        return result_payload(result)
+        return payload_of(result)
 
 
 def draw_chart(request: ChartRequest) -> tuple[str, list[str]]:
@@ -116,6 +159,10 @@ def draw_chart(request: ChartRequest) -> tuple[str, list[str]]:
             result = compute(request.compute)
             _remember(request.compute.key, result)
         labels = Labels(dict(request.compute.spec.display)).for_result(result)
+        if isinstance(
+            result, ReadingResult
+        ):  # the figures of the new layouts come with their views
+            raise TypeError("the 'chart' view does not draw a questions or heads example yet")
         return render_chart_job(
             result, labels, request.style, request.number_format, dict(request.text), request.title
         )
@@ -149,7 +196,7 @@ def render_chart_job(
     return out.svg, out.missing_glyphs
 
 
-def _remember(key: str, result: DocumentResult) -> None:
+def _remember(key: str, result: Result) -> None:
     _RESULTS[key] = result
     while len(_RESULTS) > RESULTS_KEPT:
         _RESULTS.popitem(last=False)

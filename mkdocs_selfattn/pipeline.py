@@ -18,20 +18,23 @@ from typing import Any, Protocol
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.block_errors import mismatch, read_bytes, read_text, with_label_hint
 from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key
-from mkdocs_selfattn.errors import DataError, ScriptError
+from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, did_you_mean
 from mkdocs_selfattn.jobs import (
     ChartRequest,
     ComputeRequest,
     compute,
     compute_payload,
     draw_chart,
+    payload_of,
 )
 from mkdocs_selfattn.languages import localized_file, localized_script
 from mkdocs_selfattn.options import PIPELINE_OPTIONS
+from mkdocs_selfattn.reading_printout import reading_printout
+from mkdocs_selfattn.readings import ReadingResult, reading_from_dict
 from mkdocs_selfattn.render.chart import ChartStyle
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
-from mkdocs_selfattn.results import DocumentResult, result_from_dict, result_payload
+from mkdocs_selfattn.results import DocumentResult, result_from_dict
 from mkdocs_selfattn.scheduler import PendingHtml, Scheduler
 from mkdocs_selfattn.spec import NUMBER_KEYS, ExampleSpec, ViewOptions
 from mkdocs_selfattn.views import VIEWS, cached_chart, chart_key, chart_text
@@ -105,7 +108,8 @@ class Example:
     spec: ExampleSpec
     csv: ResolvedFile
     csv_bytes: bytes
-    result: DocumentResult
+    result: DocumentResult | ReadingResult
+    """P5-13.2's targets, or a questions or heads reading (views dispatch on the type)."""
     labels: Labels
     printout: str
     script: ResolvedFile | None
@@ -192,10 +196,13 @@ class Pipeline:
                     result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
                 except DataError as exc:
                     raise with_label_hint(exc, spec) from None
-                payload = result_payload(result)
+                payload = payload_of(result)
             self.cache.put("result", key, payload)
         labels = Labels(dict(spec.display)).for_result(result)
-        printout = render_printout(result, labels.as_written())
+        if isinstance(result, ReadingResult):
+            printout = reading_printout(result, labels.as_written(), spec.template)
+        else:
+            printout = render_printout(result, labels.as_written())
         script_output = None
         if script_file is not None and script_text is not None and self.settings.scripts:
             script_output = self._script_output(
@@ -250,6 +257,8 @@ class Pipeline:
         """The pieces of every view the block shows, in its order (see :data:`views.VIEWS`);
         ``into`` keeps the warnings of the views before one that raises."""
         out = Rendered() if into is None else into
+        if view.query is not None:
+            check_query(example, view.query, line)
         for name in view.show:
             show = VIEWS.get(name)
             if show is not None:
@@ -270,12 +279,35 @@ def result_key(spec: ExampleSpec, csv_bytes: bytes) -> str:
     )
 
 
-def cached_result(payload: object) -> DocumentResult | None:
+def check_query(example: Example, query: str, line: int) -> None:
+    """``query:`` must name one of the example's questions or heads (label or column)."""
+    result = example.result
+    if not isinstance(result, ReadingResult):
+        raise BlockError(
+            "'query': chooses one question or head of a 'queries:' or 'heads:' example; "
+            f"example '{example.spec.id}' has targets",
+            line=line,
+        )
+    heads = result.groups[0].heads if result.groups else ()
+    names = [h.name for h in heads] + [h.column for h in heads]
+    if query not in names:
+        what = "question" if result.layout == "questions" else "head"
+        raise BlockError(
+            f"'query': {query!r} is not a {what} of example '{example.spec.id}'"
+            f"{did_you_mean(query, names)}; its {what}s are "
+            + ", ".join(f"{h.name!r} ({h.column})" for h in heads),
+            line=line,
+        )
+
+
+def cached_result(payload: object) -> DocumentResult | ReadingResult | None:
     """A cache entry can pass its checksum and still have the wrong shape (written by another
     version, or by hand): anything unreadable is a miss."""
     if not isinstance(payload, dict):
         return None
     try:
+        if "layout" in payload:
+            return reading_from_dict(payload)
         return result_from_dict(payload)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

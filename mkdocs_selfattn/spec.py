@@ -17,6 +17,7 @@ from mkdocs_selfattn import spec_values as values
 from mkdocs_selfattn.block_yaml import load_mapping
 from mkdocs_selfattn.errors import BlockError, closest
 from mkdocs_selfattn.markdown_scan import RawBlock
+from mkdocs_selfattn.spec_layout import check_layout
 from mkdocs_selfattn.spec_values import EMPTY, Fields, Reader, Validator
 
 MAX_BODY_BYTES = 64 * 1024
@@ -50,7 +51,12 @@ KEYS: Mapping[str, Key] = MappingProxyType(
         ),
         "csv": Key("define", "path", None, values.text("a file path"), "the CSV file", True),
         "document": Key(
-            "define", "text", None, values.text(), "the document_id to show", True, numbers=True
+            "define",
+            "text",
+            None,
+            values.text(),
+            "the document_id to show (optional with queries/heads)",
+            numbers=True,
         ),
         "targets": Key(
             "define",
@@ -60,12 +66,36 @@ KEYS: Mapping[str, Key] = MappingProxyType(
             "targets shown (default all)",
             numbers=True,
         ),
+        "queries": Key(
+            "define",
+            "mapping",
+            None,
+            values.readers,
+            "question label → score column (softmax)",
+            numbers=True,
+        ),
+        "heads": Key(
+            "define",
+            "mapping",
+            None,
+            values.readers,
+            "head name → given weight column",
+            numbers=True,
+        ),
         "vectors": Key(
             "define",
             "list of text",
             None,
             values.text_list,
             "vector columns to use",
+            numbers=True,
+        ),
+        "axes": Key(
+            "define",
+            "mapping",
+            None,
+            values.axes,
+            "axis name → the vector columns it sums",
             numbers=True,
         ),
         "columns": Key(
@@ -85,6 +115,15 @@ KEYS: Mapping[str, Key] = MappingProxyType(
         "temperature": Key(
             "define", "number", 1.0, values.temperature, "divides the scores", numbers=True
         ),
+        "normalise": Key(
+            "define",
+            "boolean",
+            False,
+            values.flag,
+            "divide given weights by their sum",
+            numbers=True,
+        ),
+        "template": Key("define", "text", None, values.text(), "the printout (Jinja2)"),
         "script": Key("define", "path", None, values.text(), "example script checked against core"),
         "mixed_candidates": Key(
             "define", "boolean", False, values.flag, "targets may re-read different candidates"
@@ -96,6 +135,7 @@ KEYS: Mapping[str, Key] = MappingProxyType(
         ),
         "text": Key("view", "mapping", EMPTY, values.words, "the views' words (per language)"),
         "title": Key("view", "text or mapping", None, values.title, "chart title (per language)"),
+        "query": Key("view", "text", None, values.text(), "the question or head a chart shows"),
         "from": Key("from", "path", None, values.text(), "shared examples file that defines use"),
     }
 )
@@ -121,6 +161,9 @@ class ViewOptions:
     title: str | None = _absent("title")
     text_by_language: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: EMPTY)
     title_by_language: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+    query: str | None = _absent("query")
+    """A question's label or score column, or a head's name or weight column (checked when the
+    block is rendered, against the example it shows)."""
     language: str | None = None
     """The page's language once the view is localised (see ``mkdocs_selfattn.languages``)."""
 
@@ -131,19 +174,32 @@ class ExampleSpec:
 
     id: str | None
     csv: str
-    document: str
+    document: str | None
+    """None: the whole file (only with ``queries:`` or ``heads:``)."""
     line: int
     targets: tuple[str, ...] | None = _absent("targets")
+    queries: Mapping[str, str] | None = _absent("queries")
+    heads: Mapping[str, str] | None = _absent("heads")
     vectors: tuple[str, ...] | None = _absent("vectors")
+    axes: Mapping[str, tuple[str, ...]] | None = _absent("axes")
     columns: Mapping[str, str] = _absent("columns")
     display: Mapping[str, str] = _absent("display")
     display_by_language: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: EMPTY)
     groups: Mapping[str, tuple[str, ...]] = _absent("groups")
     temperature: float = _absent("temperature")
+    normalise: bool = _absent("normalise")
+    template: str | None = _absent("template")
     script: str | None = _absent("script")
     mixed_candidates: bool = _absent("mixed_candidates")
     """Targets of the document may re-read different candidates (no warning)."""
     key_lines: Mapping[str, int] = field(default_factory=lambda: EMPTY)
+
+    @property
+    def layout(self) -> Literal["targets", "questions", "heads"]:
+        """Which of the three layouts the block asks for (the keys are mutually exclusive)."""
+        if self.queries is not None:
+            return "questions"
+        return "heads" if self.heads is not None else "targets"
 
     def line_of(self, key: str) -> int:
         """Page line of ``key``, so a bad path points at the ``csv:`` line itself."""
@@ -218,7 +274,8 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
                 f"missing key '{name}:'; a block needs 'csv' and 'document' (or 'use')",
                 line=start,
             )
-    fields = {"id": None, **_read(reader, "define")}
+    check_layout(reader)
+    fields = {"id": None, "document": None, **_read(reader, "define")}
     example = ExampleSpec(line=start, key_lines=MappingProxyType(dict(key_lines)), **fields)
     if "code" in view.show and example.script is None:
         raise reader.fail("show", "the 'code' view lists the example script: add 'script:'")

@@ -41,6 +41,7 @@ COLUMN_ROLES = (
     "score",
     "target_index",
     "candidate_index",
+    "group",
 )
 """The roles ``columns:`` may map (the fields of :class:`mkdocs_selfattn.candidate_table.ColumnMap`,
 not imported here: parsing a page must not load numpy)."""
@@ -117,6 +118,31 @@ def columns(r: Reader, key: str, value: Any) -> Fields:
     for role in columns:
         r.unknown(key, "column role", role, COLUMN_ROLES, "roles")
     return {key: MappingProxyType(columns)}
+
+
+def readers(r: Reader, key: str, value: Any) -> Fields:
+    """``queries:``/``heads:``: NAME → column, in the block's order (the first head is the
+    reference the others are compared with)."""
+    if not isinstance(value, dict):
+        raise r.fail(key, f"expected a mapping such as {{NAME: COLUMN}}, got {kind(value)}")
+    if not value:
+        raise r.fail(key, "the mapping is empty; name at least one NAME: COLUMN")
+    return {key: MappingProxyType(r.text_map(key, value))}
+
+
+def axes(r: Reader, key: str, value: Any) -> Fields:
+    """``axes:``: NAME → [COLUMN, …]; an axis is the sum of its columns, in this order."""
+    if not isinstance(value, dict) or not value:
+        raise r.fail(key, "expected a mapping such as {NAME: [COLUMN, COLUMN]}")
+    found: dict[str, tuple[str, ...]] = {}
+    for name, members in value.items():
+        axis = r.text(key, name, "axis names as text")
+        if isinstance(members, str):
+            members = [members]
+        if not isinstance(members, list) or not members:
+            raise r.fail(key, f"axis {axis!r} needs a list of vector columns, such as [{axis}]")
+        found[axis] = tuple(r.text(key, m, "column names as text") for m in members)
+    return {key: MappingProxyType(found)}
 
 
 def _by_language(r: Reader, key: str, value: Any) -> tuple[dict[str, str], dict[str, Any]]:

@@ -25,9 +25,21 @@ from mkdocs_selfattn.spec import ViewOptions
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered
+    from mkdocs_selfattn.results import DocumentResult
     from mkdocs_selfattn.spec import ExampleSpec
 
 View = Callable[["Pipeline", "Example", ViewOptions, int, "Rendered"], "Piece"]
+
+
+def _targets(example: Example, name: str, line: int) -> DocumentResult:
+    """The example's targets result, for the views that draw only that layout so far."""
+    from mkdocs_selfattn.results import DocumentResult
+
+    if not isinstance(example.result, DocumentResult):
+        raise BlockError(
+            f"the '{name}' view does not show a 'queries:' or 'heads:' example yet", line=line
+        )
+    return example.result
 
 
 def _number_format(pipeline: Pipeline, view: ViewOptions) -> str | None:
@@ -49,7 +61,9 @@ def table_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
-    tables = target_tables(example.result, example.labels, number_format, _text(TABLE, view))
+    tables = target_tables(
+        _targets(example, "table", line), example.labels, number_format, _text(TABLE, view)
+    )
     return ("late", to_html(tables))
 
 
@@ -57,7 +71,9 @@ def compare_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
-    table = compare_table(example.result, example.labels, number_format, _text(TABLE, view))
+    table = compare_table(
+        _targets(example, "compare", line), example.labels, number_format, _text(TABLE, view)
+    )
     return ("late", to_html([table]))
 
 
@@ -71,9 +87,13 @@ def _csv_rows(example: Example) -> Table:
     text = example.csv_bytes.decode("utf-8-sig")
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader)
+    document = example.result.document
+    if document is None:  # a questions or heads example of the whole file
+        rows = [r for r in reader if r]
+        return csv_table(header, rows, example.csv.link, example.csv.path.name)
     column = dict(example.spec.columns).get("document", "document_id")
     position = [h.strip() for h in header].index(column)
-    rows = [r for r in reader if r and r[position] == example.result.document]
+    rows = [r for r in reader if r and r[position] == document]
     return csv_table(header, rows, example.csv.link, example.csv.path.name)
 
 
@@ -85,7 +105,7 @@ def mermaid_view(
         out.shared_warnings.append(MERMAID_FENCE_MISSING)
         return ("html", error_html(MERMAID_FENCE_MISSING, language=view.language))
     source = render_mermaid(
-        example.result,
+        _targets(example, "mermaid", line),
         example.labels,
         top=view.top,
         number_format=_number_format(pipeline, view),
@@ -101,11 +121,12 @@ def chart_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
+    result = _targets(example, "chart", line)
     if not pipeline.settings.draw_charts:
         from mkdocs_selfattn.render.chart import chart_words
         from mkdocs_selfattn.render.glyphs import glyph_message, missing_glyphs
 
-        texts = chart_words(example.labels, example.result, number_format, view.text, view.title)
+        texts = chart_words(example.labels, result, number_format, view.text, view.title)
         missing = missing_glyphs(texts, pipeline.settings.chart.fonts)
         if missing:
             out.warnings.append(glyph_message(missing))
@@ -116,7 +137,7 @@ def chart_view(
     cached = cached_chart(cache.get("chart", key))
     if cached is not None:
         return ("late", _chart_html(cached[0], cached[1], out.warnings))
-    args = (example.result, example.labels, style, number_format, chart_text(view), view.title)
+    args = (result, example.labels, style, number_format, chart_text(view), view.title)
     warnings: list[str] = []
 
     def finish(svg: str, missing: list[str]) -> str:

@@ -79,11 +79,16 @@ def test_the_result_key_changes_with_number_keys_only() -> None:
         "columns": {"token": "tok"},
         "groups": {"g": ("a",)},
         "temperature": 2.0,
+        "queries": {"q": "score"},
+        "heads": {"h": "weight"},
+        "axes": {"a": ("x", "y")},
+        "normalise": True,
     }
     assert set(changed) == set(NUMBER_KEYS)
     for name, value in changed.items():
         assert result_key(_with(base, name, value), b"csv") != key, name
-    for name, value in {"csv": "b.csv", "display": {"a": "A"}, "script": "s.py"}.items():
+    unchanged = {"csv": "b.csv", "display": {"a": "A"}, "script": "s.py", "template": "{{ x }}"}
+    for name, value in unchanged.items():
         assert result_key(_with(base, name, value), b"csv") == key, name
     assert result_key(base, b"other") != key
     assert Cache(None).get("result", key) is None  # a key the store accepts

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from mkdocs_selfattn.readings import ReadingResult
     from mkdocs_selfattn.results import DocumentResult
 
 
@@ -45,8 +46,12 @@ class Labels:
         """The CSV token, with its position when the token repeats."""
         return f"{token}@{index}" if index is not None and token in self.repeated else token
 
-    def for_result(self, result: DocumentResult) -> Labels:
+    def for_result(self, result: DocumentResult | ReadingResult) -> Labels:
         """These labels, knowing which tokens of ``result`` occur at more than one position."""
+        from mkdocs_selfattn.readings import ReadingResult
+
+        if isinstance(result, ReadingResult):
+            return self._unambiguous(_reading_names(result), frozenset())
         positions: dict[str, set[int]] = {}
         for target in result.targets:
             if target.target_index is not None:
@@ -55,9 +60,11 @@ class Labels:
                 if cand.index is not None:
                     positions.setdefault(cand.token, set()).add(cand.index)
         repeated = frozenset(token for token, seen in positions.items() if len(seen) > 1)
+        return self._unambiguous(positions.keys() | _tokens(result) | _groups(result), repeated)
+
+    def _unambiguous(self, tokens: set[str], repeated: frozenset[str]) -> Labels:
         # A label reads as another token (or group) when it is that one's name or its label;
         # group rows and captions sit beside candidates, so groups share the names.
-        tokens = positions.keys() | _tokens(result) | _groups(result)
         named: dict[str, set[str]] = {}
         for token in tokens:
             named.setdefault(token, set()).add(token)
@@ -68,6 +75,21 @@ class Labels:
             if self.display.get(token, token) != token and len(named[self.display[token]]) > 1
         )
         return replace(self, repeated=repeated, ambiguous=ambiguous)
+
+
+def _reading_names(result: ReadingResult) -> set[str]:
+    """Every name a questions or heads example shows: line tokens, the group (scenario) names,
+    the questions' labels and the heads' names, and the named candidate groups. A question or
+    head is also reachable by its column, which is not shown, so it does not count here."""
+    found: set[str] = set()
+    for group in result.groups:
+        if group.name:
+            found.add(group.name)
+        found.update(line.token for line in group.lines)
+        for head in group.heads:
+            found.add(head.name)
+            found.update(name for name, _ in head.groups)
+    return found
 
 
 def _tokens(result: DocumentResult) -> set[str]:

@@ -1,0 +1,171 @@
+"""A ``queries:`` or ``heads:`` example's records: the engine's arrays for the rows the block
+chose, turned into :mod:`mkdocs_selfattn.readings` records, with the block's names checked
+against the file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from mkdocs_selfattn.errors import DataError, did_you_mean, did_you_mean_each
+from mkdocs_selfattn.reading_engine import ReadingArrays, compute_reading, group_name, separations
+from mkdocs_selfattn.reading_table import ReadingTable
+from mkdocs_selfattn.readings import GroupResult, HeadResult, Layout, Line, ReadingResult
+
+
+def compute_reading_result(
+    table: ReadingTable,
+    layout: Layout,
+    *,
+    document: str | None = None,
+    groups: Mapping[str, Sequence[str]] | None = None,
+    temperature: float = 1.0,
+    normalise: bool = False,
+) -> ReadingResult:
+    """Only ``document``'s rows (the whole file without one), every group of them."""
+    part = table
+    if document is not None:
+        if document not in table.documents:
+            raise DataError(
+                table.source,
+                f"document {document!r} not found{did_you_mean(document, table.documents)}; "
+                f"the file has {_listing(table.documents)}",
+                key="document",
+            )
+        part = table.subset(table.document_codes == table.documents.index(document))
+    named = dict(groups or {})
+    _check_groups(part, document, named)
+    given = layout == "heads"
+    arrays = compute_reading(part, given=given, temperature=temperature, normalise=normalise)
+    return ReadingResult(
+        source=table.source,
+        layout=layout,
+        csv_rows=table.n_rows,
+        document=document,
+        document_rows=part.n_rows,
+        columns=table.header,
+        axes=table.columns.axes,
+        temperature=1.0 if given else float(temperature),
+        groups=_groups(arrays, given, named),
+    )
+
+
+def _groups(
+    arrays: ReadingArrays, given: bool, named: Mapping[str, Sequence[str]]
+) -> tuple[GroupResult, ...]:
+    table = arrays.table
+    cells = table.row_cells()
+    vectors = table.vectors.tolist()
+    tokens = [table.candidates[c] for c in table.candidate_codes.tolist()]
+    roles = [table.roles[c] for c in table.role_codes.tolist()]
+    row_numbers = table.row_numbers.tolist()
+    weights = arrays.weights.tolist()
+    values = [table.values[:, j].tolist() for j in range(len(table.columns.readers))]
+    contexts = arrays.contexts
+    seps = separations(contexts)
+    if not np.isfinite(seps).all():
+        raise DataError(table.source, _too_far(table, arrays, seps))
+    out: list[GroupResult] = []
+    for g in range(arrays.n_groups):
+        rows = arrays.rows(g).tolist()
+        lines = tuple(
+            Line(
+                token=tokens[r],
+                role=roles[r],
+                row=row_numbers[r],
+                cells=cells[r],
+                vector=tuple(vectors[r]),
+            )
+            for r in rows
+        )
+        baseline = arrays.baseline[g]
+        reference = contexts[g, 0]
+        heads: list[HeadResult] = []
+        for j, (name, column) in enumerate(table.columns.readers):
+            context = contexts[g, j]
+            shift = _finite(table, context - baseline, name, rows[0], "shift")
+            head_weights = tuple(weights[j][r] for r in rows)
+            heads.append(
+                HeadResult(
+                    name=name,
+                    column=column,
+                    given=given,
+                    values=tuple(values[j][r] for r in rows),
+                    weights=head_weights,
+                    context=tuple(context.tolist()),
+                    shift=shift,
+                    groups=tuple(
+                        (group, _group_weight(lines, head_weights, set(members)))
+                        for group, members in named.items()
+                    ),
+                    difference=(
+                        _finite(table, context - reference, name, rows[0], "difference")
+                        if given
+                        else ()
+                    ),
+                )
+            )
+        out.append(
+            GroupResult(
+                name=group_name(table, rows[0]),
+                lines=lines,
+                baseline=tuple(baseline.tolist()),
+                heads=tuple(heads),
+                separations=tuple(tuple(row) for row in seps[g].tolist()),
+            )
+        )
+    return tuple(out)
+
+
+def _group_weight(lines: Sequence[Line], weights: Sequence[float], members: set[str]) -> float:
+    # Summed left to right like the chapter's script, so both print the same rounded value.
+    return float(sum(w for line, w in zip(lines, weights, strict=True) if line.token in members))
+
+
+def _finite(
+    table: ReadingTable, values: np.ndarray, head: str, row: int, what: str
+) -> tuple[float, ...]:
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(values).all():
+            return tuple(float(v) for v in values.tolist())
+    raise DataError(
+        table.source,
+        f"the {what} of {head!r} in group {group_name(table, row) or 'the whole file'!r} is "
+        "beyond the largest float (about 1.8e308); scale the vector columns down",
+    )
+
+
+def _too_far(table: ReadingTable, arrays: ReadingArrays, seps: np.ndarray) -> str:
+    g = int(np.flatnonzero(~np.isfinite(seps).all(axis=(1, 2)))[0])
+    name = group_name(table, int(arrays.rows(g)[0])) or "the whole file"
+    return (
+        f"the distance between two heads' contexts in group {name!r} is beyond the largest "
+        "float (about 1.8e308); scale the vector columns down"
+    )
+
+
+def _check_groups(
+    part: ReadingTable, document: str | None, groups: Mapping[str, Sequence[str]]
+) -> None:
+    """Every token a named group lists must be a line of the rows read."""
+    in_order = [part.candidates[c] for c in np.unique(part.candidate_codes)]
+    known = set(in_order)
+    where = "the file" if document is None else f"document {document!r}"
+    for name, members in groups.items():
+        absent = list(dict.fromkeys(m for m in members if m not in known))
+        if absent:
+            named = ", ".join(repr(a) for a in absent)
+            which = "which is not a candidate" if len(absent) == 1 else "which are not candidates"
+            raise DataError(
+                part.source,
+                f"group {name!r} names {named}, {which} of {where}"
+                f"{did_you_mean_each(absent, in_order)}; its candidates are {_listing(in_order)}",
+                key="groups",
+            )
+
+
+def _listing(values: Sequence[str], limit: int = 20) -> str:
+    shown = ", ".join(repr(v) for v in values[:limit])
+    more = len(values) - limit
+    return shown + (f" and {more} more" if more > 0 else "")

@@ -1,0 +1,304 @@
+"""CSV bytes → the validated table of a ``queries:`` or ``heads:`` example (Arrow, as csv_read).
+
+The file is read once by Arrow with every column as text, so each line keeps its cells exactly as
+written (a printout shows ``3.00`` where the file says so) while the score, weight and vector
+columns are converted to numbers from those same strings. As in :mod:`csv_read`, the slow stdlib
+reader runs only when something is wrong, to name the first bad line, column and cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mkdocs_selfattn.candidate_table import CodeArray, FloatArray, IntArray
+from mkdocs_selfattn.csv_diagnose import diagnose_rows, row_line, without_bom
+from mkdocs_selfattn.csv_encode import encode
+from mkdocs_selfattn.csv_read import BLANK, all_finite, arrow_read, read_header
+from mkdocs_selfattn.errors import DataError, did_you_mean_each
+
+DEFAULT_COLUMNS = {
+    "document": "document_id",
+    "candidate": "candidate_token",
+    "role": "candidate_role",
+}
+"""Column names of the roles a block does not map (P5-13.2's names); ``group`` has none: without
+it, a document (or the whole file) is one group."""
+
+
+@dataclass(frozen=True)
+class ReadingColumns:
+    """Which CSV columns play which part in a questions or heads example."""
+
+    candidate: str
+    role: str | None
+    document: str | None
+    group: str | None
+    readers: tuple[tuple[str, str], ...]
+    """(label or head name, score or weight column), in the block's order."""
+    axes: tuple[tuple[str, tuple[str, ...]], ...]
+    """(axis name, the columns it sums), in order."""
+
+    @property
+    def numeric(self) -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys([*(c for _, c in self.readers), *(c for _, a in self.axes for c in a)])
+        )
+
+    @property
+    def identity(self) -> tuple[str, ...]:
+        """Text columns that must never be empty: they name a line, a document or a group."""
+        return tuple(c for c in (self.candidate, self.document, self.group) if c is not None)
+
+
+@dataclass(frozen=True, eq=False)
+class ReadingTable:
+    source: str
+    header: tuple[str, ...]
+    columns: ReadingColumns
+    candidates: tuple[str, ...]
+    candidate_codes: CodeArray
+    roles: tuple[str, ...]
+    role_codes: CodeArray
+    documents: tuple[str, ...]
+    document_codes: CodeArray
+    groups: tuple[str, ...]
+    group_codes: CodeArray
+    values: FloatArray
+    """(rows × readers): each reader's column."""
+    vectors: FloatArray
+    """(rows × axes): each axis the left-to-right sum of its columns."""
+    cells: Any
+    """The Arrow table of every column as text, as written."""
+    data: bytes
+    row_numbers: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.values.shape[0])
+
+    def line_of(self, row: int) -> int:
+        return row_line(self.data, int(self.row_numbers[row]))
+
+    def subset(self, mask: Any) -> ReadingTable:
+        from dataclasses import replace
+
+        import pyarrow as pa
+
+        rows = np.flatnonzero(mask)
+        return replace(
+            self,
+            candidate_codes=self.candidate_codes[rows],
+            role_codes=self.role_codes[rows],
+            document_codes=self.document_codes[rows],
+            group_codes=self.group_codes[rows],
+            values=self.values[rows],
+            vectors=self.vectors[rows],
+            cells=self.cells.take(pa.array(rows)),
+            row_numbers=self.row_numbers[rows],
+        )
+
+    def row_cells(self) -> list[tuple[str, ...]]:
+        """Every row's cells as written, aligned with :attr:`header`."""
+        columns = [self.cells.column(name).to_pylist() for name in self.header]
+        return list(zip(*columns, strict=True))
+
+
+def reading_columns(
+    header: Sequence[str],
+    mapping: Mapping[str, str],
+    readers: Mapping[str, str],
+    reader_key: str,
+    vectors: Sequence[str] | None,
+    axes: Mapping[str, Sequence[str]] | None,
+    document: bool,
+    source: str,
+) -> ReadingColumns:
+    """The roles resolved against the header; every named column must exist (did-you-mean)."""
+    names = {**DEFAULT_COLUMNS, **mapping}
+    role = names["role"] if "role" in mapping or names["role"] in header else None
+    chosen = ReadingColumns(
+        candidate=names["candidate"],
+        role=role,
+        document=names["document"] if document else None,
+        group=mapping.get("group"),
+        readers=tuple(readers.items()),
+        axes=(),
+    )
+    text = [c for c in (chosen.candidate, chosen.role, chosen.document, chosen.group) if c]
+    _require(header, text, source, "columns", "(map other names with 'columns:')")
+    _require(header, [c for _, c in chosen.readers], source, reader_key, "")
+    if axes is not None:
+        picked = tuple((name, tuple(cols)) for name, cols in axes.items())
+        _require(header, [c for _, cols in picked for c in cols], source, "axes", "")
+        key = "axes"
+    elif vectors is not None:
+        picked = tuple((name, (name,)) for name in vectors)
+        _require(header, [c for c, _ in picked], source, "vectors", "")
+        key = "vectors"
+    else:
+        reserved = {*text, *DEFAULT_COLUMNS.values(), *(c for _, c in chosen.readers)}
+        picked = tuple((h, (h,)) for h in header if h not in reserved)
+        key = "vectors"
+    if not picked:
+        raise DataError(
+            source,
+            "no vector columns: list the columns each line contributes in 'vectors:' or 'axes:'",
+            line=1,
+            key=key,
+        )
+    textual = [c for _, cols in picked for c in cols if c in text]
+    if textual:
+        raise DataError(
+            source,
+            f"column {textual[0]!r} names a line, document or group (text), so it cannot be a "
+            "vector column; list numeric columns only",
+            line=1,
+            key=key,
+        )
+    return ReadingColumns(
+        chosen.candidate, chosen.role, chosen.document, chosen.group, chosen.readers, picked
+    )
+
+
+def _require(header: Sequence[str], wanted: Sequence[str], source: str, key: str, how: str) -> None:
+    missing = list(dict.fromkeys(c for c in wanted if c not in header))
+    if missing:
+        raise DataError(
+            source,
+            f"column(s) {', '.join(repr(m) for m in missing)} not in the header"
+            f"{did_you_mean_each(missing, header)}; the header has {', '.join(header)}"
+            + (f" {how}" if how else ""),
+            line=1,
+            key=key,
+        )
+
+
+def parse_reading(
+    data: bytes,
+    *,
+    source: str,
+    mapping: Mapping[str, str],
+    readers: Mapping[str, str],
+    reader_key: str,
+    vectors: Sequence[str] | None = None,
+    axes: Mapping[str, Sequence[str]] | None = None,
+    document: bool = False,
+    given: bool = False,
+) -> ReadingTable:
+    """Validate CSV bytes into a :class:`ReadingTable` or raise one precise :class:`DataError`.
+
+    ``given``: the readers' columns are given weights, which must also be ≥ 0.
+    """
+    import pyarrow as pa
+
+    if BLANK.fullmatch(data):
+        raise DataError(source, "the file is empty; it needs a header line and data rows", line=1)
+    header = read_header(data, source)
+    cols = reading_columns(header, mapping, readers, reader_key, vectors, axes, document, source)
+
+    def problem() -> DataError:
+        return diagnose_rows(without_bom(data), header, cols.identity, cols.numeric, (), source)
+
+    try:
+        cells = arrow_read(data, header, {h: pa.string() for h in header}, list(header))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        raise problem() from None
+    n_rows = cells.num_rows
+    if n_rows == 0:
+        raise DataError(source, "the file has a header but no data rows", line=2)
+    parsed = {name: _floats(cells.column(name)) for name in cols.numeric}
+    numbers = {name: v for name, v in parsed.items() if v is not None}
+    if len(numbers) < len(parsed):
+        raise problem()
+    values = np.empty((n_rows, len(cols.readers)), dtype=np.float64)
+    for j, (_, column) in enumerate(cols.readers):
+        values[:, j] = numbers[column]
+    vectors_out = np.empty((n_rows, len(cols.axes)), dtype=np.float64)
+    for j, (_, members) in enumerate(cols.axes):
+        total = numbers[members[0]] + 0.0  # Python's sum() starts from 0: -0.0 becomes 0.0
+        for name in members[1:]:
+            total += numbers[name]
+        vectors_out[:, j] = total
+    if not all_finite(values) or not all(all_finite(v) for v in numbers.values()):
+        raise problem()
+    encoded = {name: encode(cells.column(name)) for name in dict.fromkeys(c for c in cols.identity)}
+    if any("" in found for found, _ in encoded.values()):
+        raise problem()
+    table = ReadingTable(
+        source=source,
+        header=tuple(header),
+        columns=cols,
+        candidates=encoded[cols.candidate][0],
+        candidate_codes=encoded[cols.candidate][1],
+        roles=("",) if cols.role is None else encode(cells.column(cols.role))[0],
+        role_codes=(
+            np.zeros(n_rows, dtype=np.int32)
+            if cols.role is None
+            else encode(cells.column(cols.role))[1]
+        ),
+        documents=("",) if cols.document is None else encoded[cols.document][0],
+        document_codes=_codes(encoded, cols.document, n_rows),
+        groups=("",) if cols.group is None else encoded[cols.group][0],
+        group_codes=_codes(encoded, cols.group, n_rows),
+        values=values,
+        vectors=vectors_out,
+        cells=cells,
+        data=data,
+        row_numbers=np.arange(n_rows, dtype=np.int64),
+    )
+    if given:
+        _check_given(table)
+    return table
+
+
+def _codes(encoded: Mapping[str, tuple[Any, CodeArray]], column: str | None, n: int) -> CodeArray:
+    if column is None:
+        return np.zeros(n, dtype=np.int32)
+    return encoded[column][1]
+
+
+def _floats(column: Any) -> FloatArray | None:
+    """A text column as numbers, None if a cell is not one. Arrow's cast parses as its CSV
+    reader does, except that the reader also allows spaces and tabs around a number."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        cast = pc.cast(column, pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        try:
+            cast = pc.cast(pc.utf8_trim(column, " \t"), pa.float64())
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            return None
+    if cast.null_count:
+        return None
+    out = np.empty(len(cast), dtype=np.float64)
+    start = 0
+    for chunk in cast.chunks:
+        stop = start + len(chunk)
+        out[start:stop] = chunk.to_numpy(zero_copy_only=False)
+        start = stop
+    return out
+
+
+def _check_given(table: ReadingTable) -> None:
+    """A given weight is a share of attention: negative makes no sense (checked per cell; the
+    sums are checked per group and head by the engine)."""
+    negative = np.flatnonzero((table.values < 0).any(axis=1))
+    if not negative.size:
+        return
+    row = int(negative[0])
+    j = int(np.flatnonzero(table.values[row] < 0)[0])
+    name, column = table.columns.readers[j]
+    cell = table.cells.column(column)[row].as_py()
+    raise DataError(
+        table.source,
+        f"head {name!r} has the weight {cell!r}; a given weight must be ≥ 0 (and the weights "
+        "of each group sum to 1)",
+        line=table.line_of(row),
+        column=column,
+    )
