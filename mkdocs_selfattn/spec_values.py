@@ -32,6 +32,14 @@ TEXT_KEYS = (
     "temperature",  # the try view's own words
     "reset",
     "download",
+    "question",  # the try view's words for queries: and heads: (render/try_readings.py)
+    "group",
+    "head",
+    "context",
+    "difference",
+    "sum",
+    "vector",
+    "rescale",
 )
 COLUMN_ROLES = (
     "document",

@@ -17,13 +17,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.reading_engine import SUM_TOLERANCE
 from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult, reading_to_dict
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import Span, field_spans
 from mkdocs_selfattn.render.try_view import DATA_VERSION, EMBED_LIMIT, cell_value, view_words
 
-SUM_TOLERANCE = 1e-9
-"""How far a head's given weights may sum from 1 (the core's rule, issue 13)."""
+OVERRIDABLE = ("question", "group", "head", "context", "difference", "sum", "vector", "rescale")
+"""The block's ``text:`` keys this layout adds to the try view's own."""
 
 
 def reading_try_data(
@@ -49,7 +50,13 @@ def reading_try_data(
     sections: list[dict[str, Any]] = []
     for group in result.groups:
         heads = [
-            _head(head, labels, k, list(groups), _cells(head, group, header, records, csv_bytes, result))
+            _head(
+                head,
+                labels,
+                k,
+                list(groups),
+                _cells(head, group, header, records, result, csv_bytes, csv_text),
+            )
             for head in group.heads
         ]
         base = {
@@ -121,7 +128,7 @@ def reading_words(language: str | None, text: Mapping[str, str]) -> dict[str, st
     """The try view's words, then this layout's own (render/words.py), then the block's text."""
     from mkdocs_selfattn.render.words import TRY_READING, words
 
-    overrides = {k: v for k, v in text.items() if k in TRY_READING["en"]}
+    overrides = {k: v for k, v in text.items() if k in OVERRIDABLE}
     return {**view_words(language, text), **words(TRY_READING, language), **overrides}
 
 
@@ -151,8 +158,9 @@ def _cells(
     group: GroupResult,
     header: list[str],
     records: list[list[Span]],
-    csv_bytes: bytes,
     result: ReadingResult,
+    csv_bytes: bytes,
+    text: str,
 ) -> list[Span]:
     """Where each line's cell of the head's column lies in the text, checked against the core."""
     from mkdocs_selfattn.csv_diagnose import row_line
@@ -160,7 +168,6 @@ def _cells(
     if head.column not in header:
         raise DataError(result.source, f"the try view found no column {head.column!r}")
     at = header.index(head.column)
-    text = csv_bytes.decode("utf-8-sig")
     spans: list[Span] = []
     for line, value in zip(group.lines, head.values, strict=True):
         record = records[line.row + 1] if line.row + 1 < len(records) else []

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs_selfattn.cache import Cache
-from mkdocs_selfattn.errors import SelfattnError
+from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.pipeline import Example, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.readings import ReadingResult
@@ -133,7 +133,9 @@ class Case:
         return self.block.replace("EXTRA\n", extra)
 
     def example(self, csv_bytes: bytes, temperature: float | None, extra: str = "") -> Example:
-        (self.docs / self.csv_name).write_bytes(csv_bytes)
+        path = self.docs / self.csv_name.lstrip("/")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(csv_bytes)
         if temperature is not None and temperature != 1.0:
             extra += f"temperature: {temperature!r}\n"
         [raw] = find_blocks(self.markdown(extra))
@@ -167,7 +169,7 @@ class Case:
         """The build's example for the edited file, or the build's refusal."""
         try:
             return self.example(self.edited(edits), t, extra), None
-        except SelfattnError as exc:
+        except SelfAttnError as exc:
             return None, str(exc)
 
     def expected(self, example: Example | None, fmt: str | None, words: dict[str, str]) -> Any:
