@@ -119,6 +119,8 @@ TRY_READING: Mapping[str, Mapping[str, str]] = {
         "refuse this CSV.",
         "refused_other": "The build would refuse this CSV for another group's weights, so no "
         "numbers are shown until they are fixed.",
+        "previous_rows": "previous lines",
+        "next_rows": "next lines",
         "normalised": "normalise: true, so each head's weights are divided by their sum unless "
         "they already sum to 1 within 1e-9, as the build does",
     },
@@ -137,6 +139,8 @@ TRY_READING: Mapping[str, Mapping[str, str]] = {
         "거부합니다.",
         "refused_other": "다른 그룹의 가중치 때문에 빌드는 이 CSV를 거부하므로, 고칠 때까지 값을 "
         "보여 주지 않습니다.",
+        "previous_rows": "이전 줄",
+        "next_rows": "다음 줄",
         "normalised": "normalise: true 이므로, 합이 이미 1e-9 안에서 1이 아니면 빌드처럼 각 헤드의 "
         "가중치를 합계로 나눕니다",
     },
@@ -153,6 +157,8 @@ TRY_READING: Mapping[str, Mapping[str, str]] = {
         "（给定权重的合计必须在 1e-9 以内等于 1）。请改回来，或者按比例缩放：",
         "refused_value": "{head}：给定权重必须是有限的数且不小于 0，构建会拒绝这份 CSV。",
         "refused_other": "另一个分组的权重使构建拒绝这份 CSV，改好之前这里不显示数值。",
+        "previous_rows": "上一页",
+        "next_rows": "下一页",
         "normalised": "normalise: true：合计不在 1e-9 以内等于 1 时，像构建一样把每个 head 的权重"
         "除以合计",
     },

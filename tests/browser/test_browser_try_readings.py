@@ -8,7 +8,9 @@ navigation, both palettes, a phone's width; timings go to test-artifacts/try-rea
 from __future__ import annotations
 
 import functools
+import json
 import random
+import statistics
 import struct
 import threading
 from collections.abc import Callable, Iterator
@@ -17,6 +19,7 @@ from typing import Any
 
 import pytest
 from conftest import Site, _QuietHandler, _Server, mkdocs_build
+from test_browser_try import CONTRAST, TIME_INPUT
 from try_reading_cases import (
     BIG_BLOCK,
     HEADS_BLOCK,
@@ -169,10 +172,13 @@ def _bits(value: float) -> bytes:
 Edits = dict[tuple[int, int, int], str]
 
 
-def check(page: Any, case: Case, edits: Edits, t: float | None = None) -> bool:
-    """Every shown number is the build's for the edited file; True when the build accepts it."""
+def check(page: Any, case: Case, edits: Edits, t: float | None = None, first: int = 0) -> bool:
+    """Every shown number is the build's for the edited file; True when the build accepts it.
+    A long table draws 100 lines at a time, from line ``first``."""
     example, _ = case.core(edits, t, EXTRA.get(case.name, ""))
     expected = case.expected(example, None, WORDS)
+    if len(case.rows) > 200:
+        expected = {k: v for k, v in expected.items() if _drawn(k, first)}
     sums = case.sums(edits)
     expected |= {k: py_round(v) for k, v in sums.items()}
     assert page.evaluate(READ) == expected
@@ -180,6 +186,8 @@ def check(page: Any, case: Case, edits: Edits, t: float | None = None) -> bool:
     assert refused == [example is None] * len(refused)
     full = page.evaluate(READ_FULL)
     core = (case.full_precision(example) if example else {}) | sums
+    if len(case.rows) > 200:
+        core = {k: v for k, v in core.items() if _drawn(k, first)}
     differing = {k: (full.get(k), v) for k, v in core.items() if _bits(full.get(k, -1)) != _bits(v)}
     assert differing == {}
     assert set(full) == set(core)
@@ -187,6 +195,10 @@ def check(page: Any, case: Case, edits: Edits, t: float | None = None) -> bool:
         expected
     )
     return example is not None
+
+
+def _drawn(key: str, first: int) -> bool:
+    return not key.startswith("weight/") or first <= int(key.split("/")[3]) < first + 100
 
 
 def box(page: Any, s: int, h: int, i: int, q: str = "input") -> Any:
@@ -371,3 +383,101 @@ def _numbers_equal(a: bytes, b: bytes) -> bool:
             if x != y and float(x) != float(y):
                 return False
     return True
+
+
+def test_thousands_of_lines_page_through(tab: Callable[..., Any], cases: dict[str, Case]) -> None:
+    """3,000 lines: the chart shows the 30 largest weights and sums the rest, the table draws
+    100 lines at a time; an edit on a later page recomputes every line."""
+    case = cases["big3000"]
+    page = tab("big3000/")
+    check(page, case, {}, 1.0)
+    chart = page.locator(".selfattn-try-chart").first
+    assert chart.locator("rect").count() == 30
+    assert (chart.locator("text").last.text_content() or "").startswith("+ 2970 · ")
+    pager = page.locator(".selfattn-try-pager").nth(1)
+    assert pager.locator("span").inner_text() == "1–100 / 3000"
+    pager.get_by_role("button", name=WORDS["next_rows"]).click()
+    assert pager.locator("span").inner_text() == "101–200 / 3000"
+    edits = {(1, 0, 150): "9"}
+    box(page, 1, 0, 150).fill("9")
+    # Section 1 now draws lines 100-199; section 0 still its first page.
+    example, _ = case.core(edits, 1.0)
+    shown = page.evaluate(READ)
+    assert sum(k.startswith("weight/1/") for k in shown) == 100
+    assert shown["weight/1/0/150"] == py_round(example.result.groups[0].heads[1].weights[150])
+    assert shown["summary/1"].startswith(" · " + WORDS["top"] + ": L00150")
+    assert page.errors == []
+
+
+def test_instant_navigation_reinitialises(tab: Callable[..., Any], cases: dict[str, Case]) -> None:
+    page = tab("manual/")
+    page.wait_for_load_state("networkidle")  # instant navigation starts once it has the sitemap
+    page.evaluate("() => { window.__sameDocument = true; }")
+    page.get_by_role("article").get_by_role("link", name="另一页").click()
+    page.wait_for_selector("article h1:text('另一页')")
+    assert page.locator(".selfattn-try").count() == 0
+    page.get_by_role("article").get_by_role("link", name="回到手册").click()
+    page.wait_for_selector(".selfattn-try-ui [data-q=context]")
+    assert page.evaluate("() => window.__sameDocument") is True
+    assert page.locator(".selfattn-try-ui").count() == 1
+    box(page, 1, 0, 2).fill("-1")
+    check(page, cases["manual"], {(1, 0, 2): "-1"}, 1.0)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("url", ["manual/", "heads/"])
+def test_both_palettes_have_readable_text(tab: Callable[..., Any], scheme: str, url: str) -> None:
+    page = tab(url)
+    page.add_style_tag(content="*, *::before { transition: none !important; }")
+    page.evaluate(f"() => document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+    if url == "heads/":  # the refusal note must read too
+        box(page, 0, 1, 0).fill("0.9")
+        assert page.evaluate(REFUSED) == [True] * 3
+    worst = page.evaluate(CONTRAST)
+    METRICS[f"min_contrast_{url.strip('/')}_{scheme}"] = round(worst[0][0], 2)
+    assert worst[0][0] >= 4.5, worst
+
+
+@pytest.mark.parametrize("url", ["manual/", "heads/", "big3000/"])
+def test_phone_width(tab: Callable[..., Any], cases: dict[str, Case], url: str) -> None:
+    page = tab(url, width=375)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    box(page, 0, 0, 1).focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("0.35" if url == "heads/" else "2")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.q") == "slider"
+    edits = {(0, 0, 1): box(page, 0, 0, 1).input_value()}
+    check(page, cases[url.strip("/")], edits, 1.0 if url != "heads/" else None)
+    names = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.selfattn-try input')).map(e =>"
+        " (e.labels && e.labels.length ? e.labels[0].textContent : e.getAttribute('aria-label')))"
+    )
+    assert all(names)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+def test_measure_update_time(tab: Callable[..., Any], artifacts: Path) -> None:
+    """Input event → updated DOM (in the handler) and → the next frame, per example size."""
+    scores = [repr(round(0.1 * k - 2, 1)) for k in range(41)]
+    for url, h, values in [
+        ("manual/", 0, scores),
+        ("big200/", 0, scores),
+        ("big3000/", 0, scores),
+        ("heads/", 1, [repr(round(0.45 + 0.001 * k, 3)) for k in range(41)]),
+        ("norm/", 1, [repr(round(0.45 + 0.01 * k, 2)) for k in range(41)]),
+    ]:
+        page = tab(url)
+        selector = f'.selfattn-try [data-q=input][data-g="0"][data-h="{h}"][data-i="1"]'
+        frame, handler = page.evaluate(TIME_INPUT, [selector, values])
+        name = url.strip("/")
+        METRICS[f"input_to_frame_ms_{name}_median"] = round(statistics.median(frame), 2)
+        METRICS[f"input_to_frame_ms_{name}_max"] = round(max(frame), 2)
+        METRICS[f"handler_ms_{name}_median"] = round(statistics.median(handler), 3)
+        load = page.evaluate(
+            "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
+        )
+        METRICS[f"dom_content_loaded_ms_{name}"] = round(load, 1)
+    (artifacts / "try-readings-metrics.json").write_text(json.dumps(METRICS, indent=2) + "\n")
+    print(json.dumps(METRICS, indent=2))

@@ -383,22 +383,33 @@
     head.appendChild(el("th", { scope: "col" }, W.role));
     table.appendChild(el("thead")).appendChild(head);
     var body = el("tbody");
-    var inputs = [];
+    var rowInputs = [];
     var weightCells = [];
     var rows = [];
-    group.rows.forEach(function (row, i) {
+    var n = group.rows.length;
+    // Thousands of lines: the table shows them a page at a time (every number is still
+    // recomputed; only the page's rows are drawn), so an edit redraws a page, not the file.
+    var paged = n > PAGED_ABOVE;
+    var first = 0;
+    var lastOut = null;
+
+    function makeRow(i) {
+      var row = group.rows[i];
       var tr = el("tr");
       var th = el("th", { scope: "row" }, row.label);
       if (row.label !== row.raw) th.appendChild(el("small", {}, " (" + row.raw + ")"));
       tr.appendChild(th);
+      rowInputs[i] = [];
+      weightCells[i] = [];
       group.heads.forEach(function (h, hi) {
         var td = el("td", { class: "selfattn-try-input" });
         var nid = id + "h" + hi + "r" + i;
         var what = (h.mode === "softmax" ? W.score : W.weight) + (h.name ? " (" + h.name + ")" : "");
         td.appendChild(el("label", { for: nid, class: "selfattn-try-sr" }, what + ": " + row.label + " → " + group.label));
         var num = el("input", { type: "number", id: nid, step: "any", inputmode: "decimal", "data-q": "input", "data-g": g, "data-h": hi, "data-i": i });
-        num.value = String(h.values[i]);
+        num.value = String(state.values[g][hi][i]);
         var range = rangeFor(h, i);
+        range.value = num.value;
         range.setAttribute("aria-label", what + ": " + row.label + " → " + group.label + " (" + W.slider + ")");
         range.setAttribute("data-q", "slider");
         range.setAttribute("data-g", g);
@@ -406,7 +417,7 @@
         range.setAttribute("data-i", i);
         td.appendChild(num);
         td.appendChild(range);
-        inputs.push({ num: num, range: range, h: hi, i: i });
+        rowInputs[i].push({ num: num, range: range, h: hi });
         num.addEventListener("input", function () {
           var v = num.value.trim() === "" ? NaN : Number(num.value);
           var ok = isFinite(v);
@@ -423,7 +434,7 @@
         });
         if (h.mode === "softmax") {
           var wc = el("td", { class: "selfattn-try-num", "data-q": "weight", "data-g": g, "data-h": hi, "data-i": i });
-          weightCells.push(wc);
+          weightCells[i][hi] = wc;
           tr.appendChild(wc);
         }
         tr.appendChild(td);
@@ -436,9 +447,37 @@
         });
       }
       tr.appendChild(el("td", {}, row.role));
-      rows.push(tr);
-      body.appendChild(tr);
-    });
+      rows[i] = tr;
+      markEdited(i);
+      return tr;
+    }
+
+    function last() { return paged ? Math.min(n, first + PAGE_ROWS) : n; }
+
+    function showRows() {
+      body.textContent = "";
+      for (var i = first; i < last(); i++) body.appendChild(rows[i] || makeRow(i));
+      if (lastOut) showWeights(lastOut);
+      if (paged) {
+        pageText.textContent = (first + 1) + "–" + last() + " / " + n;
+        prev.disabled = first === 0;
+        next.disabled = last() === n;
+      }
+    }
+
+    if (paged) {
+      var pager = el("div", { class: "selfattn-try-pager" });
+      var prev = el("button", { type: "button", "aria-label": W.previous_rows || "previous lines" }, "‹");
+      var pageText = el("span", { "aria-live": "polite" });
+      var next = el("button", { type: "button", "aria-label": W.next_rows || "next lines" }, "›");
+      pager.appendChild(prev);
+      pager.appendChild(pageText);
+      pager.appendChild(next);
+      section.appendChild(pager);
+      prev.addEventListener("click", function () { first = Math.max(0, first - PAGE_ROWS); showRows(); });
+      next.addEventListener("click", function () { first = Math.min(n - 1, first + PAGE_ROWS); showRows(); });
+    }
+    showRows();
     table.appendChild(body);
     // Given weights: each head's sum, the number the build checks.
     var sumCells = [];
@@ -519,10 +558,13 @@
       section.appendChild(sepLine);
     }
 
+    function markEdited(i) {
+      rows[i].classList.toggle("selfattn-try-edited", state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); }));
+    }
+
     function edit(h, i, v) {
       state.values[g][h][i] = v;
-      var changed = !Object.is(v, group.heads[h].values[i]);
-      rows[i].classList.toggle("selfattn-try-edited", changed || state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); }));
+      markEdited(i);
       update([g], false);
     }
 
@@ -537,13 +579,12 @@
 
     function setInput(h, i, v) {
       state.values[g][h][i] = v;
-      inputs.forEach(function (it) {
-        if (it.h !== h || it.i !== i) return;
-        it.num.value = String(v);
-        it.range.value = String(v);
-        it.num.setAttribute("aria-invalid", "false");
-      });
-      rows[i].classList.toggle("selfattn-try-edited", state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); }));
+      if (!rows[i]) return;
+      var it = rowInputs[i][h];
+      it.num.value = String(v);
+      it.range.value = String(v);
+      it.num.setAttribute("aria-invalid", "false");
+      markEdited(i);
     }
 
     function showSums(values) {
@@ -579,16 +620,8 @@
         return;
       }
       var main = out.heads[0];
-      var k = 0;
-      group.heads.forEach(function (h, hi) {
-        if (h.mode !== "softmax") return;
-        out.heads[hi].weights.forEach(function (w, i) {
-          var cell = weightCells[k++];
-          cell.textContent = formatValue(w, data.format);
-          cell.setAttribute("data-v", String(w));
-          cell.classList.toggle("selfattn-try-top", out.heads[hi].top[0] === i);
-        });
-      });
+      lastOut = out;
+      showWeights(out);
       if (chart) chart.show(main.weights, main.top[0], data.format);
       out.heads.forEach(function (r, hi) {
         r.context.forEach(function (v, a) { setNum(vecCells["context" + hi][a], formatRound(v), v); });
@@ -606,14 +639,23 @@
       summary.textContent = " · " + parts.join(" · ");
     }
 
+    function showWeights(out) {
+      for (var i = first; i < last(); i++) {
+        group.heads.forEach(function (h, hi) {
+          if (h.mode !== "softmax") return;
+          var w = out.heads[hi].weights[i];
+          var cell = weightCells[i][hi];
+          cell.textContent = formatValue(w, data.format);
+          cell.setAttribute("data-v", String(w));
+          cell.classList.toggle("selfattn-try-top", out.heads[hi].top[0] === i);
+        });
+      }
+    }
+
     function reset() {
-      inputs.forEach(function (it) {
-        var v = group.heads[it.h].values[it.i];
-        it.num.value = String(v);
-        it.range.value = String(v);
-        it.num.setAttribute("aria-invalid", "false");
+      rowInputs.forEach(function (its, i) {
+        its.forEach(function (it) { setInput(it.h, i, group.heads[it.h].values[i]); });
       });
-      rows.forEach(function (tr) { tr.classList.remove("selfattn-try-edited"); });
     }
 
     return { section: section, show: show, reset: reset };
@@ -648,6 +690,8 @@
   // One bar per candidate, the largest weights first when there are more than MAX_BARS (the
   // table lists them all); the rest are summed on one line, so the chart stays readable.
   var MAX_BARS = 30;
+  var PAGED_ABOVE = 200;
+  var PAGE_ROWS = 100;
 
   function barChart(W, group) {
     var rowH = 22, labelW = 120, width = 340, barW = width - labelW - 56;
