@@ -10,21 +10,20 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn import __version__
-from mkdocs_selfattn.candidate_table import ColumnMap
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.pipeline import ResolvedFile
+from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.escape import md_escape
 from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import render_compare, render_tables
-from mkdocs_selfattn.results import DocumentResult
 from mkdocs_selfattn.views import VIEWS
 
 if TYPE_CHECKING:
@@ -51,13 +50,33 @@ def _group(text: str) -> tuple[str, list[str]]:
 
 
 def _column(text: str) -> tuple[str, str]:
+    from mkdocs_selfattn.spec_values import COLUMN_ROLES
+
     role, name = _pair(text, "--column")
-    roles = ColumnMap.keys()
+    roles = COLUMN_ROLES
     if role not in roles:
         raise argparse.ArgumentTypeError(
             f"--column role {role!r} is unknown; roles: {', '.join(roles)}"
         )
     return role, name
+
+
+def _reader(option: str) -> Callable[[str], tuple[str, str]]:
+    def parse(text: str) -> tuple[str, str]:
+        name, column = _pair(text, option)
+        if not column:
+            raise argparse.ArgumentTypeError(f"{option} {name} names no column")
+        return name, column
+
+    return parse
+
+
+def _axis(text: str) -> tuple[str, tuple[str, ...]]:
+    name, members = _pair(text, "--axis")
+    columns = tuple(m for m in members.split(",") if m)
+    if not columns:
+        raise argparse.ArgumentTypeError(f"--axis {name} lists no columns")
+    return name, columns
 
 
 def _temperature(text: str) -> float:
@@ -83,7 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="compute one document's example and print it")
     run.add_argument("csv", help="the CSV file of candidate rows")
-    run.add_argument("--document", required=True, help="the document (memo) to compute")
+    run.add_argument(
+        "--document",
+        help="the document (memo) to compute (required for targets; default with --query or "
+        "--head: the whole file)",
+    )
     run.add_argument(
         "--target",
         action="append",
@@ -91,7 +114,43 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOKEN",
         help="a target token to re-read (repeatable; default: every target in CSV order)",
     )
+    readers = run.add_mutually_exclusive_group()
+    readers.add_argument(
+        "--query",
+        action="append",
+        dest="queries",
+        type=_reader("--query"),
+        metavar="LABEL=SCORE_COLUMN",
+        help="a question over every line: softmax of that column (repeatable, in order)",
+    )
+    readers.add_argument(
+        "--head",
+        action="append",
+        dest="heads",
+        type=_reader("--head"),
+        metavar="NAME=WEIGHT_COLUMN",
+        help="a head with given weights (repeatable; the first is the reference)",
+    )
     run.add_argument("--vectors", help="vector columns, comma-separated (default: the rest)")
+    run.add_argument(
+        "--axis",
+        action="append",
+        dest="axes",
+        type=_axis,
+        metavar="NAME=COLUMN,COLUMN",
+        help="a context axis, the sum of its columns (repeatable; --query/--head)",
+    )
+    run.add_argument(
+        "--normalise",
+        action="store_true",
+        help="divide each head's given weights by their sum where it is not 1 (--head)",
+    )
+    run.add_argument(
+        "--template", metavar="FILE", help="a Jinja2 template file for the text printout"
+    )
+    run.add_argument(
+        "--top", type=int, default=3, metavar="N", help="top lines in the printout (default 3)"
+    )
     run.add_argument(
         "--display",
         action="append",
@@ -116,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ROLE=NAME",
         help="map a column role (document, target, candidate, role, score, …) to a CSV column",
     )
-    run.add_argument("--temperature", type=_temperature, default=1.0, help="softmax temperature")
+    run.add_argument("--temperature", type=_temperature, default=None, help="softmax temperature")
     run.add_argument(
         "--format",
         choices=["text", "json", "markdown", *VIEWS],
@@ -152,7 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        _usage_of_run(parser, args)
     if args.command == "check":
         return _check(args.config_file, args.format)
     if args.command == "inspect":
@@ -206,22 +268,53 @@ class _CommandLineFiles:
         return ResolvedFile(path=Path(raw).absolute(), display=raw, link=raw)
 
 
+def _usage_of_run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The options of one layout only, as a block's keys (exit 2 on a mix)."""
+    reading = bool(args.queries or args.heads)
+    if not reading and args.document is None:
+        parser.error("run needs --document (or --query/--head to read the whole file)")
+    wrong = []
+    if reading and args.targets:
+        wrong.append("--target")
+    if not reading and (args.axes or args.normalise):
+        wrong.append("--axis/--normalise (with --query or --head only)")
+    if args.queries and args.normalise:
+        wrong.append("--normalise (given weights, --head, only)")
+    if args.heads and args.temperature is not None:
+        wrong.append("--temperature (given weights do not pass through the softmax)")
+    if args.axes and args.vectors:
+        wrong.append("--vectors with --axis (give one of them)")
+    if args.top < 1:
+        wrong.append("--top below 1")
+    if wrong:
+        parser.error(f"run: {'; '.join(wrong)}")
+
+
 def _spec(args: argparse.Namespace) -> ExampleSpec:
     from mkdocs_selfattn.spec import ExampleSpec
 
     vectors = tuple(v for v in args.vectors.split(",") if v) if args.vectors else None
+    template = None
+    if args.template is not None:
+        template = Path(args.template).read_text(encoding="utf-8")
     return ExampleSpec(
         id=None,
         csv=args.csv,
         document=args.document,
         line=1,
         targets=tuple(args.targets) if args.targets else None,
+        queries=MappingProxyType(dict(args.queries)) if args.queries else None,
+        heads=MappingProxyType(dict(args.heads)) if args.heads else None,
         vectors=vectors,
+        axes=MappingProxyType(dict(args.axes)) if args.axes else None,
         columns=MappingProxyType(dict(args.column)),
         display=MappingProxyType(dict(args.display)),
         groups=MappingProxyType({name: tuple(members) for name, members in args.group}),
-        temperature=args.temperature,
+        temperature=1.0 if args.temperature is None else args.temperature,
+        normalise=args.normalise,
+        template=template,
         mixed_candidates=True,
+        top=args.top,
     )
 
 
@@ -235,19 +328,20 @@ def _run(args: argparse.Namespace) -> int:
     try:
         example = pipeline.load(_spec(args), _CommandLineFiles())
         result = example.result
-        assert isinstance(result, DocumentResult)
         for warning in result.warnings:  # the plugin's data checks: uneven targets
             print(f"mkdocs-selfattn: warning: {warning}", file=sys.stderr)
         labels = Labels(dict(args.display))
         if args.format == "json":
             text = render_json(result)
-        elif args.format == "markdown":
+        elif args.format in ("markdown", "text") and isinstance(result, ReadingResult):
+            text = _reading_text(result, example.labels, example.printout, args.format)
+        elif args.format == "markdown" and not isinstance(result, ReadingResult):
             tables = render_tables(result, labels, escape=md_escape)
             text = tables + "\n\n" + render_compare(result, labels, escape=md_escape) + "\n"
         elif args.format == "text":
             text = render_printout(result, labels)
         else:
-            view = ViewOptions(show=(args.format,))
+            view = ViewOptions(show=(args.format,), top=args.top)
             pieces = pipeline.render(example, view, line=1).pieces
             text = "".join(str(content) + "\n" for _, content in pieces)
     except SelfAttnError as exc:
@@ -255,6 +349,20 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     sys.stdout.write(text)
     return 0
+
+
+def _reading_text(result: ReadingResult, labels: Labels, printout: str, fmt: str) -> str:
+    """The printout (the template's, as a page shows it) or the tables of a reading."""
+    if fmt == "text":
+        return printout
+    from mkdocs_selfattn.render import reading_tables as tables
+    from mkdocs_selfattn.render.tables import to_markdown
+
+    if result.layout == "questions":
+        found = [*tables.question_tables(result, labels), *tables.question_compare(result, labels)]
+    else:
+        found = [*tables.head_tables(result, labels), *tables.head_compare(result, labels)]
+    return to_markdown(found, md_escape) + "\n"
 
 
 if __name__ == "__main__":  # pragma: no cover

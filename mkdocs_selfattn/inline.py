@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from mkdocs_selfattn.errors import BlockError, UseOfFailedExampleError, closest, did_you_mean
+from mkdocs_selfattn.inline_readings import READING_QUANTITIES, reading_value
 from mkdocs_selfattn.markdown_scan import INLINE_PREFIX, inline_spans
+from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_list
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
@@ -48,6 +50,7 @@ class _Ask:
         self.where = f"inline value '{item.example_id} {item.quantity}'"
         self.line = item.line
         self.spec = item.spec
+        assert isinstance(example.result, DocumentResult)
         self.result: DocumentResult = example.result
         self.labels: Labels = example.labels
 
@@ -187,17 +190,24 @@ def _parse_inline(line: int, start: int, end: int, content: str) -> InlineValue 
             line=line,
         )
     example_id, quantity, args = words[0], words[1], tuple(words[2:])
-    if quantity not in QUANTITIES:
-        match = closest(quantity, QUANTITIES)
-        hint = f"did you mean '{match}'?" if match else f"one of {', '.join(QUANTITIES)}"
+    known = {
+        **QUANTITIES,
+        **{name: None for table in READING_QUANTITIES.values() for name in table},
+    }
+    if quantity not in known:
+        match = closest(quantity, known)
+        hint = f"did you mean '{match}'?" if match else f"one of {', '.join(known)}"
         return BlockError(
             f"inline value `{content}`: unknown quantity '{quantity}'; {hint}", line=line
         )
-    low, high = QUANTITIES[quantity].arity
-    if not low <= len(args) <= high:
+    # Only the targets layout's arguments are known before the example is: the reading
+    # layouts' are checked when the value is answered (inline_readings.reading_value).
+    low, high = QUANTITIES[quantity].arity if quantity in QUANTITIES else (0, 99)
+    if not low <= len(args) <= high and not _reading_fits(quantity, len(args)):
         return BlockError(
-            f"inline value `{content}`: write it as `{{selfattn}} {example_id} "
-            f"{QUANTITIES[quantity].usage}` (quote tokens that contain spaces)",
+            f"inline value `{content}`: write it as "
+            + " or ".join(f"`{{selfattn}} {example_id} {u}`" for u in _usages(quantity))
+            + " (quote tokens that contain spaces)",
             line=line,
         )
     return InlineValue(line, start, end, example_id, quantity, args, spec)
@@ -237,7 +247,37 @@ def inline_value(
             f"{where}: no example with id '{item.example_id}' on this page{hint}; ids: {known}",
             line=item.line,
         )
-    return QUANTITIES[item.quantity].evaluate(_Ask(item, example), item.args)
+    if isinstance(example.result, ReadingResult):
+        return reading_value(where, item.line, item.spec, example, item.quantity, item.args)
+    if item.quantity not in QUANTITIES:
+        raise BlockError(
+            f"{where}: '{item.quantity}' is a quantity of the questions and heads layouts; "
+            f"example '{item.example_id}' has targets: {', '.join(QUANTITIES)}",
+            line=item.line,
+        )
+    quantity = QUANTITIES[item.quantity]
+    if not quantity.arity[0] <= len(item.args) <= quantity.arity[1]:
+        raise BlockError(
+            f"{where}: write it as `{{selfattn}} {item.example_id} {quantity.usage}`",
+            line=item.line,
+        )
+    return quantity.evaluate(_Ask(item, example), item.args)
+
+
+def _usages(quantity: str) -> list[str]:
+    """How ``quantity`` is written in each layout that has it (targets first)."""
+    found = [QUANTITIES[quantity].usage] if quantity in QUANTITIES else []
+    for layout, table in READING_QUANTITIES.items():
+        if quantity in table:
+            found.append(f"{table[quantity].usage} ({layout})")
+    return list(dict.fromkeys(found))
+
+
+def _reading_fits(quantity: str, count: int) -> bool:
+    """Whether ``count`` arguments can be right for ``quantity`` in a reading layout (a GROUP
+    may come first)."""
+    tables = [table[quantity] for table in READING_QUANTITIES.values() if quantity in table]
+    return any(q.arity[0] <= count <= q.arity[1] + q.scoped for q in tables)
 
 
 def _target_key(target: TargetResult) -> tuple[str, int | None]:

@@ -27,6 +27,7 @@ from mkdocs_selfattn.languages import localize_view
 from mkdocs_selfattn.markdown_scan import RawBlock, find_blocks
 from mkdocs_selfattn.page_memo import file_digest
 from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered, Resolver
+from mkdocs_selfattn.render.template_env import TemplateError
 from mkdocs_selfattn.scheduler import PendingHtml
 from mkdocs_selfattn.shared import SharedFileError, block_definition
 from mkdocs_selfattn.spec import BlockSpec, parse_block
@@ -191,8 +192,9 @@ def _problem(exc: SelfAttnError, spec: BlockSpec | BlockError, start: int) -> Pr
     line = start
     if isinstance(exc, BlockError) and exc.line:
         line = exc.line
-    elif isinstance(exc, DataError) and exc.key and isinstance(spec, BlockSpec) and spec.example:
-        line = spec.example.line_of(exc.key)
+    elif isinstance(exc, DataError | TemplateError) and exc.key and isinstance(spec, BlockSpec):
+        # A template is filled at load, where the block's key lines are not at hand.
+        line = spec.example.line_of(exc.key) if spec.example else start
     # A located mistake inside a file is the file's, whichever block read it, and a script that
     # fails the same way for two blocks is one mistake too: once per build.
     in_file = isinstance(exc, DataError) and exc.line is not None and exc.key is None

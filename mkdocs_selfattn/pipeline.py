@@ -29,7 +29,6 @@ from mkdocs_selfattn.jobs import (
 )
 from mkdocs_selfattn.languages import localized_file, localized_script
 from mkdocs_selfattn.options import PIPELINE_OPTIONS
-from mkdocs_selfattn.reading_printout import reading_printout
 from mkdocs_selfattn.readings import ReadingResult, reading_from_dict
 from mkdocs_selfattn.render.chart import ChartStyle
 from mkdocs_selfattn.render.labels import Labels
@@ -199,10 +198,10 @@ class Pipeline:
                 payload = payload_of(result)
             self.cache.put("result", key, payload)
         labels = Labels(dict(spec.display)).for_result(result)
-        if isinstance(result, ReadingResult):
-            printout = reading_printout(result, labels.as_written(), spec.template)
-        else:
-            printout = render_printout(result, labels.as_written())
+        line = None if spec.template is None else spec.line_of("template")
+        printout = render_printout(
+            result, labels.as_written(), spec.template, line=line, top=spec.top
+        )
         script_output = None
         if script_file is not None and script_text is not None and self.settings.scripts:
             script_output = self._script_output(

@@ -201,7 +201,19 @@ def parse_reading(
     cols = reading_columns(header, mapping, readers, reader_key, vectors, axes, document, source)
 
     def problem() -> DataError:
-        return diagnose_rows(without_bom(data), header, cols.identity, cols.numeric, (), source)
+        error = diagnose_rows(without_bom(data), header, cols.identity, cols.numeric, (), source)
+        defaulted = {c for _, members in cols.axes for c in members} - {c for _, c in cols.readers}
+        if vectors is None and axes is None and error.column in defaulted:
+            # The column was a vector only because no list said otherwise.
+            return DataError(
+                source,
+                f"{error.message} (without 'vectors:' or 'axes:', every column besides "
+                "the named ones is a vector column: list the vector columns)",
+                line=error.line,
+                column=error.column,
+                key="vectors",
+            )
+        return error
 
     try:
         cells = arrow_read(data, header, {h: pa.string() for h in header}, list(header))

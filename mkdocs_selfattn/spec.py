@@ -192,6 +192,8 @@ class ExampleSpec:
     script: str | None = _absent("script")
     mixed_candidates: bool = _absent("mixed_candidates")
     """Targets of the document may re-read different candidates (no warning)."""
+    top: int = _absent("top")
+    """The defining block's ``top:``: how many top lines the printout lists (``q.top``)."""
     key_lines: Mapping[str, int] = field(default_factory=lambda: EMPTY)
 
     @property
@@ -276,7 +278,9 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
             )
     check_layout(reader)
     fields = {"id": None, "document": None, **_read(reader, "define")}
-    example = ExampleSpec(line=start, key_lines=MappingProxyType(dict(key_lines)), **fields)
+    example = ExampleSpec(
+        line=start, key_lines=MappingProxyType(dict(key_lines)), top=view.top, **fields
+    )
     if "code" in view.show and example.script is None:
         raise reader.fail("show", "the 'code' view lists the example script: add 'script:'")
     return BlockSpec(line=start, view=view, example=example)

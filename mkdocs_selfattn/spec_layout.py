@@ -49,13 +49,12 @@ def check_layout(reader: Reader) -> None:
                 "give either 'vectors' (one axis per column) or 'axes' (each axis sums its "
                 "columns), not both",
             )
-    if layout != "heads":
-        if "normalise" in data and layout != "targets":
-            raise reader.fail(
-                "normalise",
-                "only given weights ('heads:') are normalised; softmax weights already sum to 1",
-            )
-    elif "temperature" in data:
+    if layout == "queries" and "normalise" in data:
+        raise reader.fail(
+            "normalise",
+            "only given weights ('heads:') are normalised; softmax weights already sum to 1",
+        )
+    if layout == "heads" and "temperature" in data:
         raise reader.fail(
             "temperature",
             "given weights ('heads:') do not pass through the softmax, so a temperature would "

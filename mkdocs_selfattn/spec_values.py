@@ -26,6 +26,13 @@ TEXT_KEYS = (
     "weights",
     "representation",
     "shift",
+    "question",  # the reading layouts' tables
+    "context",
+    "difference",
+    "separation",
+    "group",
+    "others",
+    "vector",
     "chart_title",
     "axis_weight",
     "axis_candidate",

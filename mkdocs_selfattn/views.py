@@ -17,8 +17,16 @@ from mkdocs_selfattn.block_errors import MERMAID_FENCE_MISSING, error_html
 from mkdocs_selfattn.cache import code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.jobs import render_chart_job
+from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
 from mkdocs_selfattn.render.mermaid import mermaid_html, render_mermaid
+from mkdocs_selfattn.render.reading_tables import (
+    head_compare,
+    head_tables,
+    question_compare,
+    question_tables,
+    reading_csv,
+)
 from mkdocs_selfattn.render.tables import Table, compare_table, csv_table, target_tables, to_html
 from mkdocs_selfattn.render.words import CHART, MERMAID, TABLE, page_word, words
 from mkdocs_selfattn.spec import ViewOptions
@@ -61,9 +69,11 @@ def table_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
-    tables = target_tables(
-        _targets(example, "table", line), example.labels, number_format, _text(TABLE, view)
-    )
+    result, words = example.result, _text(TABLE, view)
+    if isinstance(result, ReadingResult):
+        layout = question_tables if result.layout == "questions" else head_tables
+        return ("late", to_html(layout(result, example.labels, number_format, words, view.top)))
+    tables = target_tables(result, example.labels, number_format, words)
     return ("late", to_html(tables))
 
 
@@ -71,15 +81,24 @@ def compare_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
-    table = compare_table(
-        _targets(example, "compare", line), example.labels, number_format, _text(TABLE, view)
-    )
+    result, words = example.result, _text(TABLE, view)
+    if isinstance(result, ReadingResult) and result.layout == "questions":
+        tables = question_compare(result, example.labels, number_format, words, view.top)
+        return ("late", to_html(tables))
+    if isinstance(result, ReadingResult):
+        return ("late", to_html(head_compare(result, example.labels, number_format, words)))
+    table = compare_table(result, example.labels, number_format, words)
     return ("late", to_html([table]))
 
 
 def csv_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
+    result = example.result
+    if isinstance(result, ReadingResult):
+        words = _text(TABLE, view)
+        table = reading_csv(result, example.csv.link, example.csv.path.name, words)
+        return ("late", to_html([table]))
     return ("late", to_html([_csv_rows(example)]))
 
 

@@ -631,7 +631,7 @@ def test_bad_quantity_without_close_match_lists_quantities() -> None:
     [
         ("memo weight 그것", ["weight TARGET CANDIDATE"]),
         ("memo top", ["top TARGET"]),
-        ("memo top a b", ["top TARGET"]),
+        ("memo top a b c d", ["top TARGET"]),  # `top Q RANK` is a questions value
         ("memo csv_rows extra", ["csv_rows"]),
         ("memo group 그것", ["group TARGET NAME"]),
         ("memo", ["needs an example id and a quantity"]),

@@ -64,3 +64,32 @@ def test_csv_view_of_a_whole_file_lists_every_line(reading_site: Site) -> None:
     rows = [len(t.find_all("tr")) for t in tables]
     # the manual: header + 40 lines; the heads: header + the focus report's 9 rows
     assert rows[:2] == [41, 10], rows
+
+
+def test_a_warm_build_reads_the_cached_readings_and_gives_the_same_pages(
+    reading_site: Site,
+) -> None:
+    before = reading_site.page_bytes()
+    entries = sorted(p.name for p in reading_site.cache_dir.rglob("*") if p.is_file())
+    assert entries
+    done = reading_site.run()
+    assert done.returncode == 0, done.stderr
+    assert reading_site.page_bytes() == before
+    assert sorted(p.name for p in reading_site.cache_dir.rglob("*") if p.is_file()) == entries
+
+
+def test_query_must_name_a_question_of_the_example(tmp_path: Path) -> None:
+    site = new_site(tmp_path, course_csv=False)
+    target = site.root / ASSETS / MANUAL_CSV.name
+    target.parent.mkdir(parents=True)
+    shutil.copyfile(MANUAL_CSV, target)
+    manual = _without_script(draft_block("p5-13-1-attention.md", "manual"))
+    page = (
+        "# Q\n\n" + manual + "\n```selfattn\nuse: manual\nshow: [output]\nquery: score_flow\n```\n"
+    )
+    site.page("index.md", page)
+    done = site.run()
+    assert done.returncode == 1
+    line = page.split("\n").index("use: manual") + 1 - 1  # the fence's line
+    assert f"docs/index.md:{line}:" in done.stderr, done.stderr
+    assert "'score_flow' is not a question of example 'manual' (did you mean" in done.stderr

@@ -1,31 +1,125 @@
-"""The chapter-style console printout, byte for byte what the course's example script prints."""
+"""The chapter-style console printout: a block's ``template:`` (Jinja2) filled from the core, or
+its layout's default template, byte for byte what the course's example script prints.
+
+The default templates are the formats of the course's three scripts written in terms of roles
+(candidate, role, group, head), not of one file's column names, so any file of the same layout
+prints the way its chapter's script would.
+"""
 
 from __future__ import annotations
 
-from mkdocs_selfattn.render.labels import Labels, py_list, py_round
+from typing import Any
+
+from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.template_env import fill
+from mkdocs_selfattn.render.template_vars import reading_variables, target_variables
 from mkdocs_selfattn.results import DocumentResult
 
+TARGETS_TEMPLATE = """\
+csv_rows = {{ csv_rows }}
+focus_document_rows = {{ document_rows }}
+baseline_representation = {{ baseline | r3 }}
 
-def render_printout(result: DocumentResult, labels: Labels | None = None, digits: int = 3) -> str:
-    """Text ending in the blank line that follows the last target, as ``print()`` leaves it."""
+{% for t in targets %}
+target_token = {{ t.display }}
+{% for c in t.candidates %}
+{{ c.display }} weight = {{ c.weight | r3 }} role = {{ c.role }} vector = {{ c.vector | r3 }}
+{% endfor %}
+new_representation = {{ t.representation | r3 }}
+representation_shift = {{ t.shift | r3 }}
+top_token = {{ t.top.display }}
+{% for name, weight in t.groups.items() %}
+{{ name }}_weight = {{ weight | r3 }}
+{% endfor %}
+
+{% endfor %}
+"""
+"""P5-13.2 (``self_attention_memo.py``): the document, then per target every candidate."""
+
+QUESTIONS_TEMPLATE = """\
+{% for g in groups %}
+{% if groups | length > 1 %}
+[{{ g.name }}]
+{% endif %}
+{% for q in g.queries %}
+question = {{ q.label }}
+csv_rows = {{ csv_rows }}
+baseline_uniform_context = {{ g.baseline | r3 }}
+context = {{ q.context | r3 }}
+shift_from_baseline = {{ q.shift | r3 }}
+{% for line in q.top %}
+{{ line.token }}{% if line.role %} {{ line.role }}{% endif %} weight = {{ line.weight | r3 }} \
+signal = {{ line.cells[value_column] if value_column else line.vector | r3 }}
+{% endfor %}
+
+{% endfor %}
+{% endfor %}
+"""
+"""P5-13.1 (``attention_manual_lines.py``): per question its context and top lines; the signal is
+the value cell as written when one CSV column is the value (else the projected vector)."""
+
+HEADS_TEMPLATE = """\
+csv_rows = {{ csv_rows }}
+focus_report_rows = {{ document_rows }}
+context_axes = {{ axes }}
+
+{% for g in groups %}
+{% set width = g.heads | map(attribute="name") | map("length") | max + 8 %}
+{% set others = g.heads[1:] if g.heads | length > 2 else g.heads %}
+[{{ g.name }}]
+tokens = {{ g.candidates | map(attribute="token") | list }}
+{% for h in g.heads %}
+{{ (h.name ~ "_context").ljust(width) }} = {{ h.context | r3 }}
+{% endfor %}
+difference_from_single = {{ g.difference | r3 }}
+{% if others | length == 2 %}
+head_separation = {{ g.separation(others[0].name, others[1].name) | r3 }}
+{% else %}
+{% for a in others %}
+{% for b in others[loop.index:] %}
+head_separation[{{ a.name }}, {{ b.name }}] = {{ g.separation(a.name, b.name) | r3 }}
+{% endfor %}
+{% endfor %}
+{% endif %}
+
+{% endfor %}
+"""
+"""P5-13.3 (``multihead_report_scenarios.py``): per group each head's context (``=`` aligned),
+the differences from the reference head, and the separation of the two other heads (with more
+heads, of every pair of them)."""
+
+DEFAULT_TEMPLATES = {
+    "targets": TARGETS_TEMPLATE,
+    "questions": QUESTIONS_TEMPLATE,
+    "heads": HEADS_TEMPLATE,
+}
+
+
+def printout_variables(
+    result: DocumentResult | ReadingResult, labels: Labels | None = None, top: int = 3
+) -> dict[str, Any]:
+    """Every name a template of ``result``'s layout can use (docs/plugin/templates.md)."""
     label = labels or Labels()
-    lines = [
-        f"csv_rows = {result.csv_rows}",
-        f"focus_document_rows = {result.document_rows}",
-        f"baseline_representation = {py_list(result.baseline, digits)}",
-        "",
-    ]
-    for target in result.targets:
-        lines.append(f"target_token = {label(target.target, target.target_index)}")
-        for cand in target.candidates:
-            lines.append(
-                f"{label(cand.token, cand.index)} weight = {py_round(cand.weight, digits)} "
-                f"role = {cand.role} vector = {py_list(cand.vector, digits)}"
-            )
-        lines.append(f"new_representation = {py_list(target.representation, digits)}")
-        lines.append(f"representation_shift = {py_list(target.shift, digits)}")
-        lines.append(f"top_token = {label(target.top, target.top_index)}")
-        for name, weight in target.groups:
-            lines.append(f"{name}_weight = {py_round(weight, digits)}")
-        lines.append("")
-    return "\n".join(lines) + "\n"
+    if isinstance(result, ReadingResult):
+        return reading_variables(result, label, top)
+    return target_variables(result, label)
+
+
+def render_printout(
+    result: DocumentResult | ReadingResult,
+    labels: Labels | None = None,
+    template: str | None = None,
+    *,
+    line: int | None = None,
+    top: int = 3,
+) -> str:
+    """The printout: ``template`` (the block's ``template:``) or the layout's default, filled.
+
+    ``line`` is the page line of the block's ``template:`` key, for the message of a template
+    that fails (:class:`~mkdocs_selfattn.render.template_env.TemplateError`); ``top`` is how
+    many lines ``q.top`` holds (the block's ``top:``).
+    """
+    layout = result.layout if isinstance(result, ReadingResult) else "targets"
+    text = DEFAULT_TEMPLATES[layout] if template is None else template
+    return fill(text, printout_variables(result, labels, top), line=line)

@@ -27,6 +27,12 @@ TABLE: Mapping[str, Mapping[str, str]] = {
         "representation": "새 표현",
         "baseline": "기준선",
         "shift": "변화",
+        "question": "질문",
+        "context": "문맥",
+        "difference": "차이",
+        "separation": "거리",
+        "group": "그룹",
+        "others": "… 나머지 {n}줄",
     },
     "zh": {
         "candidate": "候选",
@@ -38,6 +44,12 @@ TABLE: Mapping[str, Mapping[str, str]] = {
         "representation": "新的表示",
         "baseline": "基线",
         "shift": "变化",
+        "question": "问题",
+        "context": "上下文",
+        "difference": "差",
+        "separation": "距离",
+        "group": "组",
+        "others": "… 其余 {n} 行",
     },
 }
 

@@ -1,0 +1,327 @@
+"""Tables of the questions (P5-13.1) and heads (P5-13.3) layouts, in the table model of
+:mod:`mkdocs_selfattn.render.tables` (same writers, same escaping).
+
+A group of more than :data:`LONG_GROUP` lines shows each head's ``top`` lines and one summary
+row of the rest (their count and summed weight): a table of a million lines is no table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult
+from mkdocs_selfattn.render.labels import Labels, format_value, py_round
+from mkdocs_selfattn.render.tables import (
+    DEFAULT_TEXT,
+    Cell,
+    Span,
+    Table,
+    csv_table,
+)
+
+LONG_GROUP = 50
+"""Groups with more lines than this show the top lines and a summary row (views' ``top:``)."""
+
+Row = tuple[Cell, ...]
+
+
+def _plain(text: str) -> Cell:
+    return (Span(text),)
+
+
+def _name(labels: Labels, name: str, style: str = "") -> Cell:
+    """A label with its CSV text beside it when they differ (as the targets tables do)."""
+    shown = labels.label(name)
+    if shown == name:
+        return (Span(name, style),)
+    return (Span(shown, style), Span(" "), Span(f"({name})", "small"))
+
+
+def _words(text: Mapping[str, str] | None) -> dict[str, str]:
+    return {**DEFAULT_TEXT, **(text or {})}
+
+
+def _shown(group: GroupResult, top: int) -> list[int] | None:
+    """Line indices a long group shows (each head's top lines, CSV order); None: every line."""
+    if len(group.lines) <= LONG_GROUP:
+        return None
+    chosen = {i for head in group.heads for i in head.top(top)}
+    return sorted(chosen)
+
+
+def _rest(head: HeadResult, shown: Iterable[int]) -> float:
+    """The weight of the lines not shown, summed left to right."""
+    skip = set(shown)
+    return sum(w for i, w in enumerate(head.weights) if i not in skip)
+
+
+def _others(words: Mapping[str, str], count: int) -> Cell:
+    return (Span(words["others"].replace("{n}", f"{count:,}"), "em"),)
+
+
+def _vector(values: Sequence[float]) -> list[Cell]:
+    return [_plain(py_round(v)) for v in values]
+
+
+def _caption(
+    result: ReadingResult, group: GroupResult, labels: Labels, words: Mapping[str, str]
+) -> list[Span]:
+    if len(result.groups) == 1 and result.layout == "questions":
+        return []
+    return [Span(words["group"] + " ", "strong"), *_name(labels, group.name, "strong")]
+
+
+# --------------------------------------------------------------------------------- questions
+
+
+def question_tables(
+    result: ReadingResult,
+    labels: Labels,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+    top: int = 3,
+) -> list[Table]:
+    """Per question: every line with score, weight and value (top weight bold), then context,
+    baseline and shift. ``number_format`` applies to weights only, as in the targets tables."""
+    words = _words(text)
+    tables = []
+    for group in result.groups:
+        for head in group.heads:
+            tables.append(_question_table(result, group, head, labels, number_format, words, top))
+    return tables
+
+
+def _question_table(
+    result: ReadingResult,
+    group: GroupResult,
+    head: HeadResult,
+    labels: Labels,
+    number_format: str | None,
+    words: Mapping[str, str],
+    top: int,
+) -> Table:
+    best = head.top(1)
+    caption = _caption(result, group, labels, words)
+    caption += [Span(" · " if caption else ""), Span(words["question"] + " ", "strong")]
+    caption += [*_name(labels, head.name, "strong")]
+    if best:
+        caption += [Span(f" · {words['top']}: "), *_name(labels, group.lines[best[0]].token)]
+    for name, total in head.groups:
+        caption.append(Span(f" · {labels(name)}: {format_value(total, number_format)}"))
+    axes = result.axis_names
+    header = tuple(
+        _plain(w) for w in (words["candidate"], words["role"], words["score"], words["weight"])
+    ) + tuple(_plain(a) for a in axes)
+    long = len(group.lines) > LONG_GROUP
+    order = list(head.top(top)) if long else range(len(group.lines))
+    rows: list[Row] = []
+    for i in order:
+        line = group.lines[i]
+        weight = Span(
+            format_value(head.weights[i], number_format), "strong" if (i,) == best else ""
+        )
+        rows.append(
+            (
+                _name(labels, line.token),
+                _plain(line.role),
+                _plain(py_round(head.values[i])),
+                (weight,),
+                *_vector(line.vector),
+            )
+        )
+    if long:
+        rest = format_value(_rest(head, order), number_format)
+        blank = _plain("")
+        rows.append((_others(words, len(group.lines) - len(order)), blank, blank, _plain(rest)))
+        rows[-1] += tuple(blank for _ in axes)
+    for key, vector in (
+        ("context", head.context),
+        ("baseline", group.baseline),
+        ("shift", head.shift),
+    ):
+        rows.append(((Span(words[key], "em"),), *(_plain(""),) * 3, *_vector(vector)))
+    align = ("l", "l", "r", "r", *("r" for _ in axes))
+    return Table(tuple(caption) or None, header, align, tuple(rows))
+
+
+def question_compare(
+    result: ReadingResult,
+    labels: Labels,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+    top: int = 3,
+) -> list[Table]:
+    """Lines down, questions across (one table per group): each question's top weight bold, then
+    the named groups' totals and the contexts."""
+    words = _words(text)
+    tables = []
+    for group in result.groups:
+        caption = _caption(result, group, labels, words)
+        tables.append(_compare(group, labels, number_format, words, top, caption))
+    return tables
+
+
+def _compare(
+    group: GroupResult,
+    labels: Labels,
+    number_format: str | None,
+    words: Mapping[str, str],
+    top: int,
+    caption: list[Span],
+) -> Table:
+    heads = group.heads
+    header = (
+        _plain(words["candidate"]),
+        _plain(words["role"]),
+        *(_name(labels, h.name) for h in heads),
+    )
+    shown = _shown(group, top)
+    order = range(len(group.lines)) if shown is None else shown
+    best = [h.top(1) for h in heads]
+    rows: list[Row] = []
+    for i in order:
+        line = group.lines[i]
+        row: list[Cell] = [_name(labels, line.token), _plain(line.role)]
+        for head, first in zip(heads, best, strict=True):
+            value = format_value(head.weights[i], number_format)
+            row.append((Span(value, "strong"), Span(" ▲")) if (i,) == first else _plain(value))
+        rows.append(tuple(row))
+    if shown is not None:
+        rest = (_plain(format_value(_rest(h, shown), number_format)) for h in heads)
+        rows.append((_others(words, len(group.lines) - len(shown)), _plain(""), *rest))
+    for name in [n for n, _ in heads[0].groups] if heads else []:
+        totals = (_plain(format_value(dict(h.groups)[name], number_format)) for h in heads)
+        rows.append(((Span(labels(name), "em"),), _plain(""), *totals))
+    contexts = (_plain(_listed(h.context)) for h in heads)
+    rows.append(((Span(words["context"], "em"),), _plain(""), *contexts))
+    align = ("l", "l", *("r" for _ in heads))
+    return Table(tuple(caption) or None, header, align, tuple(rows))
+
+
+def _listed(values: Sequence[float]) -> str:
+    return py_round(values[0]) if len(values) == 1 else "[" + ", ".join(map(py_round, values)) + "]"
+
+
+# ------------------------------------------------------------------------------------- heads
+
+
+def head_tables(
+    result: ReadingResult,
+    labels: Labels,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+    top: int = 3,
+) -> list[Table]:
+    """Per group (scenario): the tokens with each head's given weight and the projected vector,
+    then each head's context and difference from the reference, then the separations."""
+    words = _words(text)
+    tables: list[Table] = []
+    for group in result.groups:
+        tables.append(_head_table(result, group, labels, number_format, words, top))
+        tables.append(_separations(group, labels, words))
+    return tables
+
+
+def _head_table(
+    result: ReadingResult,
+    group: GroupResult,
+    labels: Labels,
+    number_format: str | None,
+    words: Mapping[str, str],
+    top: int,
+) -> Table:
+    heads, axes = group.heads, result.axis_names
+    header = (
+        _plain(words["candidate"]),
+        _plain(words["role"]),
+        *((Span(words["weight"] + " · "), *_name(labels, h.name)) for h in heads),
+        *(_plain(a) for a in axes),
+    )
+    shown = _shown(group, top)
+    order = range(len(group.lines)) if shown is None else shown
+    best = [h.top(1) for h in heads]
+    rows: list[Row] = []
+    for i in order:
+        line = group.lines[i]
+        weights = (
+            (Span(format_value(h.weights[i], number_format), "strong" if (i,) == b else ""),)
+            for h, b in zip(heads, best, strict=True)
+        )
+        rows.append((_name(labels, line.token), _plain(line.role), *weights, *_vector(line.vector)))
+    blank = _plain("")
+    if shown is not None:
+        rest = (_plain(format_value(_rest(h, shown), number_format)) for h in heads)
+        count = len(group.lines) - len(shown)
+        rows.append((_others(words, count), blank, *rest, *(blank for _ in axes)))
+    for key, pick in (("context", "context"), ("difference", "difference")):
+        for n, head in enumerate(heads):
+            if key == "difference" and n == 0:
+                continue
+            label = (Span(words[key] + " · ", "em"), *_name(labels, head.name))
+            values: tuple[float, ...] = getattr(head, pick)
+            rows.append((label, blank, *(blank for _ in heads), *_vector(values)))
+    align = ("l", "l", *("r" for _ in heads), *("r" for _ in axes))
+    caption = _caption(result, group, labels, words)
+    return Table(tuple(caption) or None, header, align, tuple(rows))
+
+
+def _separations(group: GroupResult, labels: Labels, words: Mapping[str, str]) -> Table:
+    heads = group.heads
+    header = (_plain(words["separation"]), *(_name(labels, h.name) for h in heads))
+    rows = tuple(
+        (_name(labels, h.name), *(_plain(py_round(d)) for d in group.separations[n]))
+        for n, h in enumerate(heads)
+    )
+    return Table(None, header, ("l", *("r" for _ in heads)), rows)
+
+
+def head_compare(
+    result: ReadingResult,
+    labels: Labels,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+) -> list[Table]:
+    """Groups (scenarios) down: each head's context, then the separation of every pair."""
+    words = _words(text)
+    heads = result.groups[0].heads if result.groups else ()
+    pairs = [(a, b) for a in range(len(heads)) for b in range(a + 1, len(heads))]
+    header = (
+        _plain(words["group"]),
+        *((Span(words["context"] + " · "), *_name(labels, h.name)) for h in heads),
+        *(
+            (
+                Span(words["separation"] + " · "),
+                *_name(labels, heads[a].name),
+                Span(" ↔ "),
+                *_name(labels, heads[b].name),
+            )
+            for a, b in pairs
+        ),
+    )
+    rows = tuple(
+        (
+            _name(labels, group.name),
+            *(_plain(_listed(h.context)) for h in group.heads),
+            *(_plain(py_round(group.separations[a][b])) for a, b in pairs),
+        )
+        for group in result.groups
+    )
+    align = ("l", *("r" for _ in heads), *("r" for _ in pairs))
+    return [Table(None, header, align, rows)]
+
+
+# --------------------------------------------------------------------------------------- csv
+
+
+def reading_csv(
+    result: ReadingResult, link: str | None, file_name: str, words: Mapping[str, str] | None = None
+) -> Table:
+    """The rows the example reads (its document's, or the whole file's), CSV order; past
+    :data:`LONG_GROUP` rows, the first ones and a row saying how many more the file has."""
+    rows = sorted((line for g in result.groups for line in g.lines), key=lambda line: line.row)
+    table = csv_table(result.columns, [line.cells for line in rows[:LONG_GROUP]], link, file_name)
+    if len(rows) <= LONG_GROUP:
+        return table
+    more = (_others(_words(words), len(rows) - LONG_GROUP),)
+    blank = tuple(_plain("") for _ in result.columns[1:])
+    return Table(table.caption, table.header, table.align, (*table.rows, more + blank), table.link)

@@ -1,0 +1,367 @@
+"""What a printout template sees: every computed quantity and every raw CSV cell of an example,
+as records the author reads with dots (``q.context``, ``line.cells.line_id``).
+
+Records are built lazily: a file of a million lines read by three questions must cost nothing
+for a template that prints the top three. Lists stay Python lists, so ``{{ x }}`` prints exactly
+what the chapter's ``print(x)`` would; with a single axis, contexts, baselines, shifts,
+differences and vectors are plain numbers (the P5-13.1 printout's ``context = 4.685``). The
+targets layout keeps lists always, as P5-13.2's printout has always printed them.
+
+docs/plugin/templates.md documents every name below; keep the two in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from functools import cached_property
+from typing import Any, TypeVar, overload
+
+from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.template_env import Cells, Described, Named
+from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
+
+T = TypeVar("T")
+
+
+class Lazy(Sequence[T]):
+    """A list whose items are made when read (``q.lines`` of a million-line file)."""
+
+    def __init__(self, count: int, make: Callable[[int], T]) -> None:
+        self._count = count
+        self._make = make
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            return [self._make(i) for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        return self._make(index)
+
+    def __iter__(self) -> Iterator[T]:
+        return (self._make(i) for i in range(self._count))
+
+    def __repr__(self) -> str:
+        return f"<{self._count} items>"
+
+
+def _axes(values: Sequence[float], single: bool) -> Any:
+    """One number for a one-axis example, else a list (how the scripts print it)."""
+    return values[0] if single and len(values) == 1 else list(values)
+
+
+# ------------------------------------------------------------------------------ targets layout
+
+
+class CandidateVars(Described):
+    kind = "candidate"
+    fields = ("token", "index", "display", "role", "score", "weight", "vector")
+
+    def __init__(self, cand: CandidateResult, labels: Labels) -> None:
+        self.token = cand.token
+        self.index = cand.index
+        self.display = labels(cand.token, cand.index)
+        self.role = cand.role
+        self.score = cand.score
+        self.weight = cand.weight
+        self.vector = list(cand.vector)
+
+
+class TargetVars(Described):
+    kind = "target"
+    fields = (
+        "token",
+        "index",
+        "display",
+        "candidates",
+        "representation",
+        "shift",
+        "top",
+        "groups",
+    )
+
+    def __init__(self, target: TargetResult, labels: Labels) -> None:
+        self.token = target.target
+        self.index = target.target_index
+        self.display = labels(target.target, target.target_index)
+        self.candidates = [CandidateVars(c, labels) for c in target.candidates]
+        self.representation = list(target.representation)
+        self.shift = list(target.shift)
+        self.groups = Named(target.groups)
+        top = [c for c in self.candidates if (c.token, c.index) == (target.top, target.top_index)]
+        self.top = top[0] if top else CandidateVars(_bare(target), labels)
+
+
+def _bare(target: TargetResult) -> CandidateResult:
+    return CandidateResult(target.top, target.top_index, "", 0.0, 0.0, ())
+
+
+def target_variables(result: DocumentResult, labels: Labels) -> dict[str, Any]:
+    """The targets layout (P5-13.2): a document's targets in CSV order."""
+    return {
+        "layout": "targets",
+        "source": result.source,
+        "csv_rows": result.csv_rows,
+        "document": result.document,
+        "document_rows": result.document_rows,
+        "vector_columns": list(result.vector_columns),
+        "baseline": list(result.baseline),
+        "temperature": result.temperature,
+        "targets": [TargetVars(t, labels) for t in result.targets],
+    }
+
+
+# ------------------------------------------------------------------- questions and heads layouts
+
+
+class _Shared:
+    """What every record of one reading example needs: its result, labels and header."""
+
+    def __init__(self, result: ReadingResult, labels: Labels, top: int) -> None:
+        self.labels = labels
+        self.columns = result.columns
+        self.single = len(result.axes) == 1
+        self.top = top
+
+
+class LineVars(Described):
+    """A candidate row of a group, with every head's weight (``g.lines``)."""
+
+    kind = "line"
+    fields: tuple[str, ...] = (
+        "token",
+        "display",
+        "role",
+        "row",
+        "cells",
+        "vector",
+        "weights",
+        "values",
+    )
+
+    def __init__(self, line: Line, group: GroupResult, at: int, shared: _Shared) -> None:
+        self._line, self._group, self._at, self._shared = line, group, at, shared
+        self.token = line.token
+        self.role = line.role
+        self.row = line.row
+        self.vector = _axes(line.vector, shared.single)
+
+    @cached_property
+    def display(self) -> str:
+        return self._shared.labels(self.token, self.row)
+
+    @cached_property
+    def cells(self) -> Cells:
+        return Cells(zip(self._shared.columns, self._line.cells, strict=False))
+
+    @cached_property
+    def weights(self) -> Named:
+        return Named((h.name, h.weights[self._at]) for h in self._group.heads)
+
+    @cached_property
+    def values(self) -> Named:
+        return Named((h.name, h.values[self._at]) for h in self._group.heads)
+
+
+class HeadLineVars(LineVars):
+    """A line as one head or question reads it (``q.top``, ``q.lines``)."""
+
+    kind = "line of a head"
+    fields = (*LineVars.fields, "weight", "value", "score", "rank")
+
+    def __init__(
+        self, line: Line, group: GroupResult, at: int, shared: _Shared, head: HeadResult
+    ) -> None:
+        super().__init__(line, group, at, shared)
+        self._head = head
+        self.weight = head.weights[at]
+        self.value = head.values[at]
+        self.score = self.value
+
+    @cached_property
+    def rank(self) -> int:
+        """1 for the largest weight; on a tie the earlier line ranks first, as in ``top``."""
+        mine, at = self.weight, self._at
+        weights = self._head.weights
+        return 1 + sum(1 for i, w in enumerate(weights) if w > mine or (w == mine and i < at))
+
+
+class HeadVars(Described):
+    """A question (softmax of a score column) or a head (given weights) of one group."""
+
+    kind = "head"
+    fields = (
+        "name",
+        "label",
+        "display",
+        "column",
+        "given",
+        "reference",
+        "values",
+        "scores",
+        "weights",
+        "context",
+        "shift",
+        "difference",
+        "groups",
+        "lines",
+        "ranked",
+        "top",
+    )
+
+    def __init__(self, head: HeadResult, group: GroupResult, shared: _Shared, first: bool):
+        self._head, self._group, self._shared = head, group, shared
+        self.name = head.name
+        self.label = head.name
+        self.display = shared.labels(head.name)
+        self.column = head.column
+        self.given = head.given
+        self.reference = first and head.given
+        self.context = _axes(head.context, shared.single)
+        self.shift = _axes(head.shift, shared.single)
+        self.difference = _axes(head.difference, shared.single) if head.difference else []
+        self.groups = Named(head.groups)
+
+    def _line(self, at: int) -> HeadLineVars:
+        group = self._group
+        return HeadLineVars(group.lines[at], group, at, self._shared, self._head)
+
+    @cached_property
+    def values(self) -> list[float]:
+        return list(self._head.values)
+
+    @cached_property
+    def scores(self) -> list[float]:
+        return self.values
+
+    @cached_property
+    def weights(self) -> list[float]:
+        return list(self._head.weights)
+
+    @cached_property
+    def lines(self) -> Lazy[HeadLineVars]:
+        return Lazy(len(self._group.lines), self._line)
+
+    @cached_property
+    def ranked(self) -> Lazy[HeadLineVars]:
+        order = self._head.top(len(self._head.weights))
+        return Lazy(len(order), lambda i: self._line(order[i]))
+
+    @cached_property
+    def top(self) -> list[HeadLineVars]:
+        return [self._line(i) for i in self._head.top(self._shared.top)]
+
+
+class GroupVars(Described):
+    """A group of lines (P5-13.1: the file or a document; P5-13.3: one scenario)."""
+
+    kind = "group"
+    fields = (
+        "name",
+        "display",
+        "lines",
+        "candidates",
+        "baseline",
+        "heads",
+        "queries",
+        "reference",
+        "contexts",
+        "shifts",
+        "differences",
+        "difference",
+        "separation",
+        "head",
+    )
+
+    def __init__(self, group: GroupResult, shared: _Shared) -> None:
+        self._group, self._shared = group, shared
+        self.name = group.name
+        self.display = shared.labels(group.name)
+        self.baseline = _axes(group.baseline, shared.single)
+        self.heads = [HeadVars(h, group, shared, i == 0) for i, h in enumerate(group.heads)]
+        self.queries = self.heads
+        self.reference = self.heads[0] if self.heads else None
+        self.contexts = Named((h.name, h.context) for h in self.heads)
+        self.shifts = Named((h.name, h.shift) for h in self.heads)
+        others = [h for h in self.heads[1:] if h.given]
+        self.differences = Named((h.name, h.difference) for h in others)
+        self.difference = [x for h in others for x in _listed(h.difference)]
+
+    @cached_property
+    def lines(self) -> Lazy[LineVars]:
+        group, shared = self._group, self._shared
+        return Lazy(len(group.lines), lambda i: LineVars(group.lines[i], group, i, shared))
+
+    @cached_property
+    def candidates(self) -> Lazy[LineVars]:
+        return self.lines
+
+    def separation(self, first: str, second: str) -> float:
+        """Euclidean distance between two heads' contexts, named by name or column."""
+        try:
+            return self._group.separation(first, second)
+        except ValueError:
+            names = [h.name for h in self.heads]
+            wrong = next(n for n in (first, second) if n not in names and not self._column(n))
+            raise ValueError(
+                f"separation: no head '{wrong}' in group '{self.name}'; heads: {', '.join(names)}"
+            ) from None
+
+    def head(self, name: str) -> HeadVars:
+        """A head or question by its name or its column."""
+        for head in self.heads:
+            if name in (head.name, head.column):
+                return head
+        names = ", ".join(h.name for h in self.heads)
+        raise ValueError(f"head: no head '{name}' in group '{self.name}'; heads: {names}")
+
+    def _column(self, name: str) -> bool:
+        return any(h.column == name for h in self.heads)
+
+
+def _listed(value: Any) -> list[float]:
+    return list(value) if isinstance(value, list) else [value]
+
+
+def reading_variables(result: ReadingResult, labels: Labels, top: int = 3) -> dict[str, Any]:
+    """The questions (P5-13.1) and heads (P5-13.3) layouts: groups read by heads or questions.
+
+    A questions example of one group also offers its ``baseline``, ``queries`` and ``lines`` at the
+    top level, as the drafts' templates write them.
+    """
+    shared = _Shared(result, labels, top)
+    groups = [GroupVars(g, shared) for g in result.groups]
+    axis_columns = Named((name, list(columns)) for name, columns in result.axes)
+    written = [c for _, cols in result.axes for c in cols]
+    variables: dict[str, Any] = {
+        "layout": result.layout,
+        "source": result.source,
+        "csv_rows": result.csv_rows,
+        "document": result.document,
+        "document_rows": result.document_rows,
+        "columns": list(result.columns),
+        "axes": list(result.axis_names),
+        "axis_columns": axis_columns,
+        "value_column": written[0] if len(written) == 1 else None,
+        "temperature": result.temperature,
+        "heads": list(result.head_names),
+        "reference": result.head_names[0] if result.head_names else None,
+        "top": top,
+        "groups": groups,
+    }
+    if result.layout == "questions" and len(groups) == 1:
+        variables |= {
+            "baseline": groups[0].baseline,
+            "queries": groups[0].queries,
+            "lines": groups[0].lines,
+        }
+    return variables
