@@ -221,7 +221,6 @@ def try_view(
             csv_href=example.csv.link,
             csv_name=example.csv.path.name,
         )
-        result_json = try_readings.reading_json(result)
     else:
         data = render_try.try_data(
             result,
@@ -237,8 +236,7 @@ def try_view(
             csv_href=example.csv.link,
             csv_name=example.csv.path.name,
         )
-        result_json = render_json(result)
-    return ("late", render_try.render_try(data, result_json, example.spec.id))
+    return ("late", render_try.render_try(data, render_json(result), example.spec.id))
 
 
 VIEWS: dict[str, View] = {

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.reading_engine import SUM_TOLERANCE
-from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult, reading_to_dict
+from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import Span, field_spans
 from mkdocs_selfattn.render.try_view import DATA_VERSION, EMBED_LIMIT, cell_value, view_words
@@ -181,8 +180,3 @@ def _cells(
             )
         spans.append(span)
     return spans
-
-
-def reading_json(result: ReadingResult) -> str:
-    """Every number at full precision, as the CLI's ``--format json`` writes a reading."""
-    return json.dumps(reading_to_dict(result), ensure_ascii=False, indent=2) + "\n"

@@ -12,6 +12,8 @@ import json
 import random
 import statistics
 import struct
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +32,7 @@ from try_reading_cases import (
     big_manual,
 )
 
-from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.readings import ReadingResult, reading_from_dict
 from mkdocs_selfattn.render.labels import py_round
 from mkdocs_selfattn.render.try_readings import reading_words
 
@@ -367,6 +369,41 @@ def _download_runs(page: Any, case: Case, edits: Edits, t: float | None, tmp: Pa
     assert isinstance(example.result, ReadingResult)
     # Cells as written may differ ("2.50" typed, "2.5" downloaded); every number may not.
     assert [g.heads for g in recomputed.result.groups] == [g.heads for g in example.result.groups]
+    args = CLI[case.name] + (["--temperature", repr(t)] if t is not None else [])
+    cli = subprocess.run(
+        [sys.executable, "-m", "mkdocs_selfattn", "run", str(path), *args, "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert cli.returncode == 0, cli.stderr
+    from_cli = reading_from_dict(json.loads(cli.stdout))
+    assert [g.heads for g in from_cli.groups] == [g.heads for g in example.result.groups]
+    assert [g.separations for g in from_cli.groups] == [
+        g.separations for g in example.result.groups
+    ]
+
+
+_HEADS_CLI = ["--document", "ops_pressure_return", "--column", "document=report_id"]
+_HEADS_CLI += ["--column", "group=scenario", "--column", "candidate=token"]
+_HEADS_CLI += ["--column", "role=relation_role", "--head", "single_head=single_weight"]
+_HEADS_CLI += ["--head", "head1=head1_weight", "--head", "head2=head2_weight"]
+_HEADS_CLI += ["--axis", "decision_axis=decision_axis"]
+_HEADS_CLI += ["--axis", "evidence_condition_axis=evidence_axis,condition_axis"]
+CLI = {
+    "manual": [
+        "--column=candidate=line_id",
+        "--column=role=section",
+        "--vectors=evidence_signal",
+        "--query=What is the pressure-release holding time?=score_pressure_hold",
+        "--query=What is the coolant-flow criterion?=score_flow_limit",
+        "--query=What are the restart approval conditions?=score_restart_permission",
+        "--group=pressure_lines=L04,L05,L06,L07,L08,L09,L10,L11,L12",
+        "--group=coolant_lines=L13,L14,L15,L16,L17,L18,L19,L20",
+    ],
+    "heads": _HEADS_CLI,
+    "norm": [*_HEADS_CLI, "--normalise"],
+}
 
 
 def _rows(data: bytes) -> list[list[str]]:
