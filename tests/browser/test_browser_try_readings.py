@@ -25,6 +25,7 @@ from try_reading_cases import (
     HEADS_CSV,
     MANUAL_BLOCK,
     MANUAL_CSV,
+    SPLIT_BLOCK,
     Case,
     big_manual,
 )
@@ -63,7 +64,7 @@ theme:
 plugins:
   - selfattn:
       cache_dir: ""
-nav: [manual.md, heads.md, norm.md, other.md, big200.md, big3000.md]
+nav: [manual.md, heads.md, norm.md, split.md, other.md, big200.md, big3000.md]
 """
 
 
@@ -75,6 +76,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
         "manual": Case("manual", MANUAL_BLOCK, "/" + ASSETS + MANUAL_CSV.name, manual, work),
         "heads": Case("heads", HEADS_BLOCK, "/" + ASSETS + HEADS_CSV.name, heads, work),
         "norm": Case("norm", HEADS_BLOCK, "/" + ASSETS + HEADS_CSV.name, heads, work),
+        "split": Case("split", SPLIT_BLOCK, "/" + ASSETS + MANUAL_CSV.name, manual, work),
         "big200": Case("big200", BIG_BLOCK, "big200.csv", big_manual(200), work),
         "big3000": Case("big3000", BIG_BLOCK, "big3000.csv", big_manual(3000), work),
     }
@@ -191,6 +193,27 @@ def test_questions_edits_match_the_core(
     assert page.errors == []
 
 
+def test_questions_split_by_a_group_column(
+    tab: Callable[..., Any], cases: dict[str, Case], tmp_path: Path
+) -> None:
+    """Two questions over each section of the manual: one page section per (section, question),
+    weights as percentages (number_format), the top 2 lines."""
+    case = cases["split"]
+    page = tab("split/")
+    assert page.locator(".selfattn-try-group").count() == 14
+    edits: Edits = {}
+    check(page, case, edits, 1.0)
+    rng = random.Random(1331)
+    for _ in range(40):
+        s = rng.randrange(14)
+        i = rng.randrange(page.locator(f'[data-q=input][data-g="{s}"]').count())
+        value = repr(round(rng.uniform(-3, 4), 2))
+        box(page, s, 0, i).fill(value)
+        edits[(s, 0, i)] = value
+        check(page, case, edits, 1.0)
+    download_runs(page, case, edits, 1.0, tmp_path)
+
+
 def test_heads_edits_follow_the_sum_rule(
     tab: Callable[..., Any], cases: dict[str, Case], tmp_path: Path
 ) -> None:
@@ -266,6 +289,16 @@ def test_heads_normalised_edits(
     page = tab("norm/")
     edits: Edits = {}
     check(page, case, edits)
+    # Nothing to divide by: the build refuses a head whose weights are all 0, even normalised.
+    for i in range(3):
+        box(page, 1, 2, i).fill("0")
+        edits[(1, 2, i)] = "0"
+        assert check(page, case, edits) == (i < 2)
+    assert page.locator(".selfattn-try-rescale:visible").count() == 0
+    for i in range(3):
+        box(page, 1, 2, i).fill("0.5")
+        edits[(1, 2, i)] = "0.5"
+        assert check(page, case, edits)
     rng = random.Random(1313)
     for _ in range(110):
         s, h, i = rng.randrange(3), rng.randrange(3), rng.randrange(3)

@@ -69,6 +69,20 @@ show: [try]
 ```
 """
 
+SPLIT_BLOCK = """\
+```selfattn
+id: ID
+csv: CSV
+columns: {candidate: line_id, group: section}
+vectors: [evidence_signal]
+queries: {pressure: score_pressure_hold, restart: score_restart_permission}
+groups: {early: [L01, L02, L03, L04, L05]}
+number_format: '.1%'
+top: 2
+show: [try]
+```
+"""
+
 BIG_BLOCK = """\
 ```selfattn
 id: ID
@@ -172,6 +186,17 @@ class Case:
         except SelfAttnError as exc:
             return None, str(exc)
 
+    @property
+    def fmt(self) -> str | None:
+        """The block's number_format, which the page's weights follow."""
+        found = [line for line in self.block.splitlines() if line.startswith("number_format:")]
+        return found[0].split(":", 1)[1].strip().strip("'") if found else None
+
+    @property
+    def top(self) -> int:
+        found = [line for line in self.block.splitlines() if line.startswith("top:")]
+        return int(found[0].split(":", 1)[1]) if found else 3
+
     def expected(self, example: Example | None, fmt: str | None, words: dict[str, str]) -> Any:
         """Every number the view shows, as text, for the build's example (None: refused)."""
         first = self.example(self.csv_bytes, None) if example is None else example
@@ -196,7 +221,7 @@ class Case:
                 if self.layout == "questions":
                     for i, w in enumerate(head.weights):
                         out[f"weight/{s}/{h}/{i}"] = format_value(w, fmt)
-                k = 1 if self.layout == "heads" else 3
+                k = 1 if self.layout == "heads" else self.top
                 who = f" ({labels(head.name)})" if len(heads) > 1 else ""
                 tops = ", ".join(labels(group.lines[i].token) for i in head.top(k))
                 parts.append(f"{words['top']}{who}: {tops}")

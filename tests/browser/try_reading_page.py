@@ -58,7 +58,7 @@ def check(page: Any, case: Case, edits: Edits, t: float | None = None, first: in
     """Every shown number is the build's for the edited file; True when the build accepts it.
     A long table draws 100 lines at a time, from line ``first``."""
     example, _ = case.core(edits, t, EXTRA.get(case.name, ""))
-    expected = case.expected(example, None, WORDS)
+    expected = case.expected(example, case.fmt, WORDS)
     if len(case.rows) > 200:
         expected = {k: v for k, v in expected.items() if _drawn(k, first)}
     sums = case.sums(edits)
@@ -145,6 +145,14 @@ CLI = {
         "--query=What are the restart approval conditions?=score_restart_permission",
         "--group=pressure_lines=L04,L05,L06,L07,L08,L09,L10,L11,L12",
         "--group=coolant_lines=L13,L14,L15,L16,L17,L18,L19,L20",
+    ],
+    "split": [
+        "--column=candidate=line_id",
+        "--column=group=section",
+        "--vectors=evidence_signal",
+        "--query=pressure=score_pressure_hold",
+        "--query=restart=score_restart_permission",
+        "--group=early=L01,L02,L03,L04,L05",
     ],
     "heads": _HEADS_CLI,
     "norm": [*_HEADS_CLI, "--normalise"],
