@@ -20,17 +20,11 @@ import pytest
 from conftest import Site, _QuietHandler, _Server, mkdocs_build
 from test_browser_try import CONTRAST, TIME_INPUT
 from try_reading_cases import (
-    BIG_BLOCK,
-    HEADS_BLOCK,
-    HEADS_CSV,
-    MANUAL_BLOCK,
-    MANUAL_CSV,
-    SPLIT_BLOCK,
     Case,
-    big_manual,
+    all_cases,
+    write_project,
 )
 from try_reading_page import (
-    EXTRA,
     METRICS,
     READ,
     REFUSED,
@@ -46,40 +40,10 @@ from mkdocs_selfattn.render.labels import py_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ASSETS = "assets/part-05/chapter-13/"
-
-YML = """\
-site_name: try readings
-site_url: http://127.0.0.1:PORT/
-theme:
-  name: material
-  language: zh
-  font: false
-  features: [navigation.instant]
-  palette:
-    - scheme: default
-      toggle: {icon: material/weather-night, name: dark}
-    - scheme: slate
-      toggle: {icon: material/weather-sunny, name: light}
-plugins:
-  - selfattn:
-      cache_dir: ""
-nav: [manual.md, heads.md, norm.md, split.md, other.md, big200.md, big3000.md]
-"""
-
 
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
-    work = tmp_path_factory.mktemp("try-readings-core")
-    manual, heads = MANUAL_CSV.read_bytes(), HEADS_CSV.read_bytes()
-    return {
-        "manual": Case("manual", MANUAL_BLOCK, "/" + ASSETS + MANUAL_CSV.name, manual, work),
-        "heads": Case("heads", HEADS_BLOCK, "/" + ASSETS + HEADS_CSV.name, heads, work),
-        "norm": Case("norm", HEADS_BLOCK, "/" + ASSETS + HEADS_CSV.name, heads, work),
-        "split": Case("split", SPLIT_BLOCK, "/" + ASSETS + MANUAL_CSV.name, manual, work),
-        "big200": Case("big200", BIG_BLOCK, "big200.csv", big_manual(200), work),
-        "big3000": Case("big3000", BIG_BLOCK, "big3000.csv", big_manual(3000), work),
-    }
+    return all_cases(tmp_path_factory.mktemp("try-readings-core"))
 
 
 @pytest.fixture(scope="module")
@@ -88,20 +52,7 @@ def served(
 ) -> Iterator[tuple[Site, str]]:
     server = _Server(("127.0.0.1", 0), _QuietHandler)
     port = server.server_address[1]
-    project = tmp_path_factory.mktemp("try-readings-project")
-    docs = project / "docs"
-    (docs / ASSETS).mkdir(parents=True)
-    for path in (MANUAL_CSV, HEADS_CSV):
-        (docs / ASSETS / path.name).write_bytes(path.read_bytes())
-    for name in ("big200", "big3000"):
-        (docs / f"{name}.csv").write_bytes(cases[name].csv_bytes)
-    for name, case in cases.items():
-        link = "\n[另一页](other.md)\n" if name == "manual" else ""
-        (docs / f"{name}.md").write_text(
-            f"# {name}\n\n" + case.markdown(EXTRA.get(name, "")) + link, encoding="utf-8"
-        )
-    (docs / "other.md").write_text("# 另一页\n\n[回到手册](manual.md)\n", encoding="utf-8")
-    (project / "mkdocs.yml").write_text(YML.replace("PORT", str(port)), encoding="utf-8")
+    project = write_project(tmp_path_factory.mktemp("try-readings-project"), cases, port)
     root = tmp_path_factory.mktemp("try-readings-site")
     log = mkdocs_build(project / "mkdocs.yml", root)
     handler = functools.partial(_QuietHandler, directory=str(root))

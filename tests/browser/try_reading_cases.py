@@ -264,3 +264,62 @@ class Case:
             key = f"sum/{s}/{h}/0"
             out[key] = out.get(key, 0) + value
         return out
+
+
+ASSETS = "assets/part-05/chapter-13/"
+
+YML = """\
+site_name: try readings
+site_url: http://127.0.0.1:PORT/
+theme:
+  name: material
+  language: zh
+  font: false
+  features: [navigation.instant]
+  palette:
+    - scheme: default
+      toggle: {icon: material/weather-night, name: dark}
+    - scheme: slate
+      toggle: {icon: material/weather-sunny, name: light}
+plugins:
+  - selfattn:
+      cache_dir: ""
+nav: [manual.md, heads.md, norm.md, split.md, other.md, big200.md, big3000.md]
+"""
+
+EXTRA = {
+    "heads": "text: {sum: 总和, reset: 重来}\n",
+    "norm": "normalise: true\n",
+}
+"""Block keys a page adds to its case's block."""
+
+
+def all_cases(work: Path) -> dict[str, Case]:
+    """Every example of the test site, by page name."""
+    manual, heads = MANUAL_CSV.read_bytes(), HEADS_CSV.read_bytes()
+    return {
+        "manual": Case("manual", MANUAL_BLOCK, "/" + ASSETS + MANUAL_CSV.name, manual, work),
+        "heads": Case("heads", HEADS_BLOCK, "/" + ASSETS + HEADS_CSV.name, heads, work),
+        "norm": Case("norm", HEADS_BLOCK, "/" + ASSETS + HEADS_CSV.name, heads, work),
+        "split": Case("split", SPLIT_BLOCK, "/" + ASSETS + MANUAL_CSV.name, manual, work),
+        "big200": Case("big200", BIG_BLOCK, "big200.csv", big_manual(200), work),
+        "big3000": Case("big3000", BIG_BLOCK, "big3000.csv", big_manual(3000), work),
+    }
+
+
+def write_project(project: Path, cases: dict[str, Case], port: int) -> Path:
+    """The test site's sources: the course CSVs at their course path, one page per case."""
+    docs = project / "docs"
+    (docs / ASSETS).mkdir(parents=True)
+    for path in (MANUAL_CSV, HEADS_CSV):
+        (docs / ASSETS / path.name).write_bytes(path.read_bytes())
+    for name in ("big200", "big3000"):
+        (docs / f"{name}.csv").write_bytes(cases[name].csv_bytes)
+    for name, case in cases.items():
+        link = "\n[另一页](other.md)\n" if name == "manual" else ""
+        (docs / f"{name}.md").write_text(
+            f"# {name}\n\n" + case.markdown(EXTRA.get(name, "")) + link, encoding="utf-8"
+        )
+    (docs / "other.md").write_text("# 另一页\n\n[回到手册](manual.md)\n", encoding="utf-8")
+    (project / "mkdocs.yml").write_text(YML.replace("PORT", str(port)), encoding="utf-8")
+    return project

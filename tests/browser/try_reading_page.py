@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from try_reading_cases import Case
+from try_reading_cases import EXTRA, Case
 
 from mkdocs_selfattn.readings import ReadingResult, reading_from_dict
 from mkdocs_selfattn.render.labels import py_round
@@ -20,11 +20,6 @@ from mkdocs_selfattn.render.try_readings import reading_words
 
 WORDS = reading_words("zh", {})
 METRICS: dict[str, Any] = {}
-
-EXTRA = {
-    "heads": "text: {sum: 总和, reset: 重来}\n",
-    "norm": "normalise: true\n",
-}
 
 
 READ = """
