@@ -35,6 +35,7 @@ from mkdocs_selfattn.portable_exp import exp_array
 from mkdocs_selfattn.row_keys import (
     AnyInts,
     combine,
+    distinct_sizes,
     first_appearance_codes,
     first_occurrences,
     group_keys,
@@ -92,10 +93,10 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     temperature = _check_temperature(temperature, table.source)
     n = table.n_rows
     order, starts, sizes = segments(table)
-    distinct_sizes = np.unique(sizes).tolist()
+    distinct = distinct_sizes(sizes)
     # The usual course layout: each group's rows together, every group the same size. Then the
     # table reshapes into a (groups × candidates) matrix and nothing needs gathering.
-    uniform = int(distinct_sizes[0]) if order is None and len(distinct_sizes) == 1 else None
+    uniform = distinct[0] if order is None and len(distinct) == 1 else None
 
     # On a large table the baselines (which need no weights) and half of the groups run on
     # worker threads; numpy releases the GIL inside each array operation.
@@ -103,7 +104,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
         submit: Submit = pool.submit if n >= PARALLEL_ROWS else run_now
         pending = submit(_baselines, table, uniform)
         weights, representation, top_row = _softmax_groups(
-            table, temperature, order, starts, sizes, distinct_sizes, uniform, submit
+            table, temperature, order, starts, sizes, distinct, uniform, submit
         )
         baseline = pending.result()
 

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mkdocs_selfattn.candidate_table import CandidateTable, IntArray
-from mkdocs_selfattn.row_keys import AnyInts, group_keys
+from mkdocs_selfattn.row_keys import AnyInts, all_distinct, group_keys
 
 
 def identity_order(table: CandidateTable) -> IntArray:
@@ -45,7 +45,7 @@ def whole_group_runs(table: CandidateTable) -> IntArray | None:
         boundary[1:] |= column[1:] != column[:-1]
     run_starts = np.flatnonzero(boundary)
     del boundary
-    if np.unique(group_keys(table, run_starts)).shape[0] == run_starts.shape[0]:
+    if all_distinct(group_keys(table, run_starts)):
         return run_starts
     return None
 
@@ -66,7 +66,7 @@ def first_group_rows(
     new_doc[0] = True
     np.not_equal(group_docs[1:], group_docs[:-1], out=new_doc[1:])
     first_group = np.flatnonzero(new_doc)
-    if np.unique(group_docs[first_group]).shape[0] != first_group.shape[0]:
+    if not all_distinct(group_docs[first_group]):
         return None  # a document's groups are not all together
     # Each group equals the one before it unless it starts a new document.
     same = keys[1:] == keys[:-1]

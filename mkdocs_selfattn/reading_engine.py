@@ -26,6 +26,7 @@ from mkdocs_selfattn.candidate_table import CandidateTable, ColumnMap, FloatArra
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.float_range import means_in_range
 from mkdocs_selfattn.reading_table import ReadingTable
+from mkdocs_selfattn.row_keys import distinct_sizes
 
 SUM_TOLERANCE = 1e-9
 """How far a head's given weights may sum from 1 in one group (rounding in the file)."""
@@ -65,10 +66,11 @@ def as_candidates(table: ReadingTable, values: FloatArray) -> CandidateTable:
         document_codes=table.document_codes,
         targets=table.groups,
         target_codes=table.group_codes,
-        candidates=table.candidates,
-        candidate_codes=table.candidate_codes,
-        roles=table.roles,
-        role_codes=table.role_codes,
+        # Not read by the passes (they group by document and target): no line ids to hash.
+        candidates=("",),
+        candidate_codes=np.zeros(table.n_rows, dtype=np.int32),
+        roles=("",),
+        role_codes=np.zeros(table.n_rows, dtype=np.int32),
         scores=values,
         vectors=table.vectors,
         row_numbers=table.row_numbers,
@@ -85,7 +87,7 @@ def compute_reading(
     n_heads = len(table.columns.readers)
     columns = [np.ascontiguousarray(table.values[:, j]) for j in range(n_heads)]
     order_or_none, starts, sizes = segments(as_candidates(table, columns[0]))
-    distinct = [int(s) for s in np.unique(sizes).tolist()]
+    distinct = distinct_sizes(sizes)
     uniform = distinct[0] if order_or_none is None and len(distinct) == 1 else None
     n = table.n_rows
     order = np.arange(n, dtype=np.int64) if order_or_none is None else order_or_none
@@ -182,15 +184,26 @@ def group_name(table: ReadingTable, row: int) -> str:
 def separations(contexts: FloatArray) -> FloatArray:
     """(groups × heads × heads) Euclidean distances, squares added left to right from 0 as the
     script's ``sum()`` adds them."""
-    n_groups, n_heads, n_axes = contexts.shape
+    n_groups, n_heads, _ = contexts.shape
     out = np.empty((n_groups, n_heads, n_heads), dtype=np.float64)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for i in range(n_heads):
             for j in range(n_heads):
                 d = contexts[:, i, :] - contexts[:, j, :]
-                squares = d * d
-                total = squares[:, 0] + 0.0
-                for a in range(1, n_axes):
-                    total += squares[:, a]
-                out[:, i, j] = np.sqrt(total)
+                out[:, i, j] = _root_of_squares(d)
+                broken = ~np.isfinite(out[:, i, j])
+                if broken.any():
+                    # Squares past the float range, for a distance that may still fit: scaled
+                    # by the largest difference, as hypot does (inf stays inf: beyond range).
+                    scale = np.abs(d[broken]).max(axis=1)
+                    out[broken, i, j] = _root_of_squares(d[broken] / scale[:, None]) * scale
     return out
+
+
+def _root_of_squares(d: FloatArray) -> FloatArray:
+    squares = d * d
+    total = squares[:, 0] + 0.0
+    for a in range(1, squares.shape[1]):
+        total += squares[:, a]
+    root: FloatArray = np.sqrt(total)
+    return root

@@ -57,8 +57,8 @@ def _groups(
     table = arrays.table
     cells = table.row_cells()
     vectors = table.vectors.tolist()
-    tokens = [table.candidates[c] for c in table.candidate_codes.tolist()]
-    roles = [table.roles[c] for c in table.role_codes.tolist()]
+    tokens = table.text(table.columns.candidate)
+    roles = table.text(table.columns.role)
     row_numbers = table.row_numbers.tolist()
     weights = arrays.weights.tolist()
     values = [table.values[:, j].tolist() for j in range(len(table.columns.readers))]
@@ -149,7 +149,7 @@ def _check_groups(
     part: ReadingTable, document: str | None, groups: Mapping[str, Sequence[str]]
 ) -> None:
     """Every token a named group lists must be a line of the rows read."""
-    in_order = [part.candidates[c] for c in np.unique(part.candidate_codes)]
+    in_order = list(dict.fromkeys(part.text(part.columns.candidate)))
     known = set(in_order)
     where = "the file" if document is None else f"document {document!r}"
     for name, members in groups.items():

@@ -9,12 +9,13 @@ reader runs only when something is wrong, to name the first bad line, column and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from mkdocs_selfattn.candidate_table import CodeArray, FloatArray, IntArray
+from mkdocs_selfattn.candidate_table import PARALLEL_ROWS, CodeArray, FloatArray, IntArray, run_now
 from mkdocs_selfattn.csv_diagnose import diagnose_rows, row_line, without_bom
 from mkdocs_selfattn.csv_encode import encode
 from mkdocs_selfattn.csv_read import BLANK, all_finite, arrow_read, read_header
@@ -59,10 +60,6 @@ class ReadingTable:
     source: str
     header: tuple[str, ...]
     columns: ReadingColumns
-    candidates: tuple[str, ...]
-    candidate_codes: CodeArray
-    roles: tuple[str, ...]
-    role_codes: CodeArray
     documents: tuple[str, ...]
     document_codes: CodeArray
     groups: tuple[str, ...]
@@ -91,8 +88,6 @@ class ReadingTable:
         rows = np.flatnonzero(mask)
         return replace(
             self,
-            candidate_codes=self.candidate_codes[rows],
-            role_codes=self.role_codes[rows],
             document_codes=self.document_codes[rows],
             group_codes=self.group_codes[rows],
             values=self.values[rows],
@@ -105,6 +100,16 @@ class ReadingTable:
         """Every row's cells as written, aligned with :attr:`header`."""
         columns = [self.cells.column(name).to_pylist() for name in self.header]
         return list(zip(*columns, strict=True))
+
+    def text(self, column: str | None) -> list[str]:
+        """A text column's cells ("" for every row without the column). The candidate and role
+        columns are read only here, for the rows a result shows: the engine groups by document
+        and group only, and hashing a million distinct line ids would cost more than the
+        whole computation."""
+        if column is None:
+            return [""] * self.n_rows
+        found: list[str] = self.cells.column(column).to_pylist()
+        return found
 
 
 def reading_columns(
@@ -222,9 +227,17 @@ def parse_reading(
     n_rows = cells.num_rows
     if n_rows == 0:
         raise DataError(source, "the file has a header but no data rows", line=2)
-    parsed = {name: _floats(cells.column(name)) for name in cols.numeric}
+    # On a large file the columns are converted on worker threads (Arrow releases the GIL).
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        submit = pool.submit if n_rows >= PARALLEL_ROWS else run_now
+        pending = {name: submit(_floats, cells.column(name)) for name in cols.numeric}
+        keys = [c for c in (cols.document, cols.group) if c is not None]
+        coded = {name: submit(encode, cells.column(name)) for name in dict.fromkeys(keys)}
+        empty = _any_empty(cells, cols.identity)
+        parsed = {name: future.result() for name, future in pending.items()}
+        encoded = {name: future.result() for name, future in coded.items()}
     numbers = {name: v for name, v in parsed.items() if v is not None}
-    if len(numbers) < len(parsed):
+    if len(numbers) < len(parsed) or empty:
         raise problem()
     values = np.empty((n_rows, len(cols.readers)), dtype=np.float64)
     for j, (_, column) in enumerate(cols.readers):
@@ -235,23 +248,12 @@ def parse_reading(
         for name in members[1:]:
             total += numbers[name]
         vectors_out[:, j] = total
-    if not all_finite(values) or not all(all_finite(v) for v in numbers.values()):
-        raise problem()
-    encoded = {name: encode(cells.column(name)) for name in dict.fromkeys(c for c in cols.identity)}
-    if any("" in found for found, _ in encoded.values()):
+    if not all(all_finite(v) for v in numbers.values()):
         raise problem()
     table = ReadingTable(
         source=source,
         header=tuple(header),
         columns=cols,
-        candidates=encoded[cols.candidate][0],
-        candidate_codes=encoded[cols.candidate][1],
-        roles=("",) if cols.role is None else encode(cells.column(cols.role))[0],
-        role_codes=(
-            np.zeros(n_rows, dtype=np.int32)
-            if cols.role is None
-            else encode(cells.column(cols.role))[1]
-        ),
         documents=("",) if cols.document is None else encoded[cols.document][0],
         document_codes=_codes(encoded, cols.document, n_rows),
         groups=("",) if cols.group is None else encoded[cols.group][0],
@@ -265,6 +267,13 @@ def parse_reading(
     if given:
         _check_given(table)
     return table
+
+
+def _any_empty(cells: Any, columns: Sequence[str]) -> bool:
+    """Whether a cell that names a line, document or group is empty."""
+    import pyarrow.compute as pc
+
+    return any(pc.any(pc.equal(cells.column(name), "")).as_py() for name in columns)
 
 
 def _codes(encoded: Mapping[str, tuple[Any, CodeArray]], column: str | None, n: int) -> CodeArray:

@@ -67,3 +67,16 @@ def first_occurrences(keys: IntArray) -> npt.NDArray[np.bool_]:
         is_first[0] = True
         np.greater(codes[1:], running_max[:-1], out=is_first[1:])
     return is_first
+
+
+def all_distinct(keys: AnyInts) -> bool:
+    """Whether no key repeats. A sort, not ``np.unique``: numpy 2's hash-based unique takes a
+    hundred times longer on a few hundred thousand keys, and only the yes/no is needed."""
+    ordered = np.sort(keys)
+    return bool((ordered[1:] != ordered[:-1]).all())
+
+
+def distinct_sizes(sizes: IntArray) -> list[int]:
+    """The distinct group sizes, ascending (``np.unique(sizes)``, by counting: sizes are small
+    non-negative numbers)."""
+    return [int(s) for s in np.flatnonzero(np.bincount(sizes)).tolist()]

@@ -60,7 +60,26 @@ def check_layout(reader: Reader) -> None:
             "given weights ('heads:') do not pass through the softmax, so a temperature would "
             "change nothing; drop it (or use 'queries:' with score columns)",
         )
+    if layout != "targets":
+        _check_names(reader, layout)
     _check_roles(reader, layout)
+
+
+def _check_names(reader: Reader, key: str) -> None:
+    """A question or head is found by its name or its column (``query:``, inline values): a
+    name that is another entry's column would find two."""
+    entries = reader.data.get(key)
+    if not isinstance(entries, dict):
+        return  # the validator reports it
+    columns = {str(column): str(name) for name, column in entries.items()}
+    for name in entries:
+        other = columns.get(str(name))
+        if other is not None and other != str(name):
+            raise reader.fail(
+                key,
+                f"{name!r} is also the column of {other!r}; a name must not be another entry's "
+                "column (both are used to pick one), rename it",
+            )
 
 
 def _check_roles(reader: Reader, layout: str) -> None:

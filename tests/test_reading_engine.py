@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -327,3 +328,107 @@ def test_one_candidate_gets_the_whole_weight() -> None:
     got = manual(text)
     assert got == questions_reading(text)
     assert all(h.weights == (1.0,) and h.context == (-7.25,) for h in got.groups[0].heads)
+
+
+# ---------------------------------------------------------------------------------------------
+# One engine: the layouts are cases of each other.
+
+
+def test_questions_split_by_document_and_group_read_each_group_alone() -> None:
+    text = HEADS_CSV.read_text(encoding="utf-8")
+    queries = {"by single": "single_weight", "by head2": "head2_weight"}
+    got = run(
+        text,
+        "heads.csv",
+        document="shift_alarm_hold",
+        queries=queries,
+        vectors=("decision_axis", "condition_axis"),
+        columns={"document": "report_id", "group": "scenario", "candidate": "token"},
+    )
+    header, *rows = text.split("\n")
+    assert got.document_rows == 9
+    assert [g.name for g in got.groups] == [
+        "balanced_heads",
+        "decision_vs_condition_split",
+        "condition_heavy_both_heads",
+    ]
+    for group in got.groups:
+        members = [r for r in rows if r.startswith(f"shift_alarm_hold,{group.name},")]
+        alone = questions_reading(
+            "\n".join([header, *members]) + "\n",
+            queries=queries,
+            value="decision_axis",
+            candidate="token",
+            role=None,
+        )
+        # The same softmax over the group's own rows (weights bit for bit) …
+        assert [h.weights for h in group.heads] == [h.weights for h in alone.groups[0].heads]
+        assert [h.values for h in group.heads] == [h.values for h in alone.groups[0].heads]
+        # … and the first axis's context as the single-value reference computes it.
+        assert [h.context[0] for h in group.heads] == [h.context[0] for h in alone.groups[0].heads]
+
+
+def test_the_targets_layout_is_the_questions_layout_grouped_by_target() -> None:
+    from mkdocs_selfattn.csv_read import parse_table
+    from mkdocs_selfattn.document_results import compute_document
+
+    course = MANUAL_CSV.parent / "self-attention-safety-memo-candidates.csv"
+    vectors = ("evidence_pack", "evidence_cap", "evidence_action")
+    targets = compute_document(
+        parse_table(course.read_bytes(), source="c.csv", vectors=vectors),
+        "memo_cap_missing",
+        temperature=0.7,
+    )
+    reading = run(
+        course.read_text(encoding="utf-8"),
+        "c.csv",
+        document="memo_cap_missing",
+        queries={"score": "score"},
+        vectors=vectors,
+        temperature=0.7,
+        columns={"group": "target_token"},
+    )
+    assert [g.name for g in reading.groups] == [t.target for t in targets.targets]
+    for group, target in zip(reading.groups, targets.targets, strict=True):
+        (head,) = group.heads
+        assert head.weights == tuple(c.weight for c in target.candidates)
+        assert head.context == target.representation
+        assert group.head("score").top(1) == (
+            [c.token for c in target.candidates].index(target.top),
+        )
+
+
+def test_huge_numbers_stay_finite_or_are_refused_with_the_group() -> None:
+    huge = _weights_file([0.5, 0.5]).replace(",1.0,", ",1.7e308,")
+    got = _one_head(huge)
+    assert got.groups[0].heads[0].context[0] == 1.7e308
+    text = (
+        "line_id,section,text,evidence_signal,score_pressure_hold,score_flow_limit,"
+        "score_restart_permission\nL01,p,x,1.7e308,1e308,-1e308,0\nL02,p,y,1.5e308,-1e308,1e308,0\n"
+    )
+    got, naive = manual(text), questions_reading(text)
+    assert [h.weights for h in got.groups[0].heads] == [h.weights for h in naive.groups[0].heads]
+    assert [h.context for h in got.groups[0].heads] == [h.context for h in naive.groups[0].heads]
+    # The plain sum overflows (the reference says inf): the core takes the mean scaled.
+    assert naive.groups[0].baseline == (math.inf,)
+    assert got.groups[0].baseline == (1.6e308,)
+    far = HEAD_HEADER + "w1,w2\nr,s,t0,x,1e200,0,0,1,0\nr,s,t1,x,-1e200,0,0,0,1\n"
+    apart = run(
+        far,
+        "w.csv",
+        document="r",
+        heads={"a": "w1", "b": "w2"},
+        axes={"d": ("decision_axis",)},
+        columns={"document": "report_id", "group": "scenario", "candidate": "token"},
+    )
+    assert apart.groups[0].separation("a", "b") == 2e200  # its square is past the range
+    two_heads = HEAD_HEADER + "w1,w2\nr,s,t0,x,1.7e308,0,0,1,0\nr,s,t1,x,-1.7e308,0,0,0,1\n"
+    with pytest.raises(DataError, match="group 's' is beyond the largest float"):
+        run(
+            two_heads,
+            "w.csv",
+            document="r",
+            heads={"a": "w1", "b": "w2"},
+            axes={"d": ("decision_axis",)},
+            columns={"document": "report_id", "group": "scenario", "candidate": "token"},
+        )

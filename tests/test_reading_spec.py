@@ -71,6 +71,7 @@ def test_query_is_a_view_key_allowed_in_use_blocks() -> None:
         ("csv: m.csv\nheads: {h: 3}\n", 5, "expected a text value"),
         ("csv: m.csv\n" + QUERIES + "axes: {x: []}\n", 6, "axis 'x' needs a list"),
         ("csv: m.csv\n" + HEADS + "normalise: yes please\n", 6, "true or false"),
+        ("csv: m.csv\nqueries: {score_b: score_a, b: score_b}\n", 5, "is also the column of 'b'"),
     ],
 )
 def test_misplaced_keys_are_refused_at_their_line(body: str, line: int, words: str) -> None:

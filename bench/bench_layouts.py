@@ -1,0 +1,192 @@
+"""The questions and heads layouts for ``bench_core.py``: their files and their three workloads.
+
+questions (P5-13.1): a wide file of N lines, one relevance score column per question (3), a
+    quoted text column with commas like the course's manual, one value column;
+heads (P5-13.3): N rows of given-weight heads, many reports × 3 scenarios × 3 tokens, three
+    vector columns projected onto two axes (one the sum of two columns), three weight columns.
+
+Each layout has (a) the chapter's plain-Python way (csv.DictReader + math, for every group), (b)
+Arrow's parse of the file as ``reading_table.py`` does it and nothing else, and (c) the engine:
+``parse_reading`` + ``compute_reading`` for every group (validation, the given weights' checks,
+projection, weights, contexts, baselines). Checksums are the exactly rounded sum of every context
+value, so (a) and (c) must compute the same numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import random
+from pathlib import Path
+
+QUERIES = {"pressure": "score_pressure", "flow": "score_flow", "restart": "score_restart"}
+HEADS = {"single": "single_weight", "head1": "head1_weight", "head2": "head2_weight"}
+AXES = {"decision": ["decision_axis"], "evidence_condition": ["evidence_axis", "condition_axis"]}
+HEADS_COLUMNS = {"document": "report_id", "group": "scenario", "candidate": "token",
+                 "role": "relation_role"}  # fmt: skip
+QUESTION_COLUMNS = {"candidate": "line_id", "role": "section"}
+SCENARIOS, TOKENS = 3, 3
+
+
+def generate_questions(path: Path, lines: int) -> None:
+    rng = random.Random(13_1)
+    sections = ("pressure", "coolant", "restart", "records")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["line_id", "section", "text", "evidence_signal", *QUERIES.values()])
+        for i in range(lines):
+            writer.writerow(
+                [
+                    f"L{i:07d}",
+                    sections[i % 4],
+                    f"Line {i}, check the panel",
+                    f"{rng.uniform(0, 15):.1f}",
+                    *(f"{rng.uniform(-3, 3):.2f}" for _ in QUERIES),
+                ]
+            )
+
+
+def generate_heads(path: Path, rows: int) -> None:
+    rng = random.Random(13_3)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["report_id", "scenario", "token", "relation_role", "decision_axis",
+                         "evidence_axis", "condition_axis", *HEADS.values()])  # fmt: skip
+        for report in range(max(1, rows // (SCENARIOS * TOKENS))):
+            for scenario in range(SCENARIOS):
+                # Tenths summing to exactly 10 per head: the sum of the written weights is 1
+                # within an ulp or two, as in a hand-made course file.
+                shares = [_tenths(rng) for _ in HEADS]
+                for token in range(TOKENS):
+                    writer.writerow(
+                        [f"report_{report:06d}", f"scenario_{scenario}", f"tok_{token}",
+                         ("decision", "evidence", "condition")[token],
+                         *(f"{rng.uniform(0, 2):.1f}" for _ in range(3)),
+                         *(f"{s[token] / 10}" for s in shares)]
+                    )  # fmt: skip
+
+
+def _tenths(rng: random.Random) -> list[int]:
+    a = rng.randint(0, 10)
+    b = rng.randint(0, 10 - a)
+    return [a, b, 10 - a - b]
+
+
+def default_paths(rows: int) -> dict[str, Path]:
+    root = Path(__file__).resolve().parent.parent / "data" / "generated"
+    return {
+        "questions": root / f"questions_{rows}.csv",
+        "heads": root / f"heads_{rows}.csv",
+    }
+
+
+def ensure(layout: str, rows: int) -> Path:
+    path = default_paths(rows)[layout]
+    if not path.exists():
+        print(f"generating {path.name} …", flush=True)
+        (generate_questions if layout == "questions" else generate_heads)(path, rows)
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# (a) the chapters' way, for every group.
+
+
+def stdlib_questions(path: str) -> float:
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    values = [float(row["evidence_signal"]) for row in rows]
+    baseline = sum(values) / len(values)
+    contexts = []
+    for column in QUERIES.values():
+        scores = [float(row[column]) for row in rows]
+        peak = max(scores)
+        powers = [math.exp(s - peak) for s in scores]
+        total = sum(powers)
+        weights = [p / total for p in powers]
+        context = sum(w * v for w, v in zip(weights, values, strict=True))
+        _top = max(range(len(weights)), key=weights.__getitem__)  # the core's top row
+        contexts.append((context, context - baseline))
+    return math.fsum(c for c, _ in contexts)
+
+
+def stdlib_heads(path: str) -> float:
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    groups: dict[tuple[str, str], list[dict[str, str]]] = {}
+    for row in rows:
+        groups.setdefault((row["report_id"], row["scenario"]), []).append(row)
+    found: list[float] = []
+    for members in groups.values():
+        vectors = [[sum(float(row[c]) for c in cols) for cols in AXES.values()] for row in members]
+        contexts = {}
+        for name, column in HEADS.items():
+            weights = [float(row[column]) for row in members]
+            if not all(math.isfinite(w) and w >= 0 for w in weights):
+                raise ValueError(f"bad weight in {name}")
+            if abs(sum(weights) - 1.0) > 1e-9:
+                raise ValueError(f"{name} does not sum to 1")
+            contexts[name] = [
+                sum(w * v[a] for w, v in zip(weights, vectors, strict=True))
+                for a in range(len(AXES))
+            ]
+        reference = contexts["single"]
+        _differences = [
+            [h - r for h, r in zip(c, reference, strict=True)] for c in contexts.values()
+        ]
+        _separation = math.sqrt(
+            sum(
+                (a - b) * (a - b) for a, b in zip(contexts["head1"], contexts["head2"], strict=True)
+            )
+        )
+        for context in contexts.values():
+            found.extend(context)
+    return math.fsum(found)
+
+
+# ---------------------------------------------------------------------------------------------
+# (b) Arrow's parse only, as reading_table.py reads; (c) the engine.
+
+
+def parse_only(path: str) -> float:
+    import pyarrow as pa
+
+    from mkdocs_selfattn.csv_read import arrow_read, read_header
+
+    with open(path, "rb") as handle:
+        data = handle.read()
+    header = read_header(data, path)
+    return float(arrow_read(data, header, {h: pa.string() for h in header}, header).num_rows)
+
+
+def engine(path: str, layout: str) -> float:
+    from mkdocs_selfattn.reading_engine import compute_reading
+    from mkdocs_selfattn.reading_table import parse_reading
+
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if layout == "questions":
+        table = parse_reading(
+            data, source=path, mapping=QUESTION_COLUMNS, readers=QUERIES, reader_key="queries",
+            vectors=["evidence_signal"],
+        )  # fmt: skip
+        arrays = compute_reading(table, given=False)
+    else:
+        table = parse_reading(
+            data, source=path, mapping=HEADS_COLUMNS, readers=HEADS, reader_key="heads",
+            axes=AXES, document=True, given=True,
+        )  # fmt: skip
+        arrays = compute_reading(table, given=True)
+    return math.fsum(arrays.contexts.ravel().tolist())
+
+
+WORKERS = {
+    ("questions", "stdlib"): stdlib_questions,
+    ("heads", "stdlib"): stdlib_heads,
+    ("questions", "parse"): parse_only,
+    ("heads", "parse"): parse_only,
+    ("questions", "core"): lambda path: engine(path, "questions"),
+    ("heads", "core"): lambda path: engine(path, "heads"),
+}
