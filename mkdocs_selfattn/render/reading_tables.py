@@ -7,6 +7,7 @@ row of the rest (their count and summed weight): a table of a million lines is n
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Mapping, Sequence
 
 from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult
@@ -235,7 +236,7 @@ def _head_table(
         _plain(words["candidate"]),
         _plain(words["role"]),
         *((Span(words["weight"] + " · "), *_name(labels, h.name)) for h in heads),
-        *(_plain(a) for a in axes),
+        *(_plain(f"{words['vector']} · {a}") for a in axes),
     )
     shown = _shown(group, top)
     order = range(len(group.lines)) if shown is None else shown
@@ -318,10 +319,12 @@ def reading_csv(
 ) -> Table:
     """The rows the example reads (its document's, or the whole file's), CSV order; past
     :data:`LONG_GROUP` rows, the first ones and a row saying how many more the file has."""
-    rows = sorted((line for g in result.groups for line in g.lines), key=lambda line: line.row)
-    table = csv_table(result.columns, [line.cells for line in rows[:LONG_GROUP]], link, file_name)
-    if len(rows) <= LONG_GROUP:
+    count = sum(len(g.lines) for g in result.groups)
+    every = (line for g in result.groups for line in g.lines)
+    rows = heapq.nsmallest(LONG_GROUP, every, key=lambda line: line.row)
+    table = csv_table(result.columns, [line.cells for line in rows], link, file_name)
+    if count <= LONG_GROUP:
         return table
-    more = (_others(_words(words), len(rows) - LONG_GROUP),)
+    more = (_others(_words(words), count - LONG_GROUP),)
     blank = tuple(_plain("") for _ in result.columns[1:])
     return Table(table.caption, table.header, table.align, (*table.rows, more + blank), table.link)

@@ -30,6 +30,7 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "separation": "separation",
     "group": "group",
     "others": "… {n} other lines",
+    "vector": "vector",
 }
 
 

@@ -2,9 +2,10 @@
 one located message (the block's ``template:`` line, the template line and what to fix).
 
 A template is author text run at build time, so it runs in Jinja2's sandbox (no attribute that
-starts with ``_``, no file access, bounded ``range``), without the two nondeterministic helpers
-Jinja2 ships (``lipsum``, ``random``), and with its output capped: a page build must give the
-same bytes every time and can never be made to hang on memory.
+starts with ``_``, no file access, bounded ``range``, no list or mapping changed in place),
+without the two nondeterministic helpers Jinja2 ships (``lipsum``, ``random``), and with its
+output capped: a page build must give the same bytes every time and can never be made to hang on
+memory.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from mkdocs_selfattn.errors import BlockError, close_matches
 
@@ -55,6 +56,8 @@ class Named(dict[str, Any]):
 
 def r3(value: Any) -> Any:
     """``round(x, 3)`` as the chapters' scripts print it, element-wise on lists."""
+    if isinstance(value, jinja2.Undefined):
+        value._fail_with_undefined_error()  # says which name is undefined, as printing would
     if isinstance(value, list | tuple):
         return [r3(v) for v in value]
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -99,11 +102,15 @@ def _hint(name: str, options: Iterable[str]) -> str:
 
 
 _NOT_A_VARIABLE = "'{}' is not a template variable"
+_ONE_GROUP = ("queries", "baseline", "lines")
+"""Top-level names of a questions example of one group (template_vars.reading_variables)."""
 
 
 @functools.cache
-def environment() -> SandboxedEnvironment:
-    env = SandboxedEnvironment(
+def environment() -> ImmutableSandboxedEnvironment:
+    """Jinja2's sandbox that also refuses to change lists and mappings in place: a template
+    reads the results, it cannot edit what the next view of the same example reads."""
+    env = ImmutableSandboxedEnvironment(
         trim_blocks=True,
         keep_trailing_newline=True,
         undefined=_Undefined,
@@ -166,6 +173,8 @@ def _describe(exc: Exception, variables: Mapping[str, Any]) -> str:
         if message == _NOT_A_VARIABLE.format(name):
             known = sorted(variables, key=str.casefold)
             message += f"{_hint(name, known)}; variables: {', '.join(known)}"
+            if name in _ONE_GROUP and variables.get("layout") == "questions":
+                message += f" (with several groups: {{% for g in groups %}} and g.{name})"
         return message
     if isinstance(exc, SecurityError):
         return f"not allowed in a printout template ({exc})"

@@ -205,7 +205,7 @@ class HeadVars(Described):
         "display",
         "column",
         "given",
-        "reference",
+        "is_reference",
         "values",
         "scores",
         "weights",
@@ -220,12 +220,13 @@ class HeadVars(Described):
 
     def __init__(self, head: HeadResult, group: GroupResult, shared: _Shared, first: bool):
         self._head, self._group, self._shared = head, group, shared
+        self.kind = "head" if head.given else "question"
         self.name = head.name
         self.label = head.name
         self.display = shared.labels(head.name)
         self.column = head.column
         self.given = head.given
-        self.reference = first and head.given
+        self.is_reference = first and head.given
         self.context = _axes(head.context, shared.single)
         self.shift = _axes(head.shift, shared.single)
         self.difference = _axes(head.difference, shared.single) if head.difference else []

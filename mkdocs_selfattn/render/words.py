@@ -33,6 +33,7 @@ TABLE: Mapping[str, Mapping[str, str]] = {
         "separation": "거리",
         "group": "그룹",
         "others": "… 나머지 {n}줄",
+        "vector": "벡터",
     },
     "zh": {
         "candidate": "候选",
@@ -50,6 +51,7 @@ TABLE: Mapping[str, Mapping[str, str]] = {
         "separation": "距离",
         "group": "组",
         "others": "… 其余 {n} 行",
+        "vector": "向量",
     },
 }
 
