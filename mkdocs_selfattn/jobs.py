@@ -86,6 +86,10 @@ class ChartRequest:
     number_format: str | None
     text: tuple[tuple[str, str], ...]
     title: str | None
+    view: str = "chart"
+    """The figure view (``chart``, ``context_chart``, …)."""
+    query: str | None = None
+    """The block's ``query:``: which question or head the figure shows."""
 
 
 def compute(request: ComputeRequest) -> Result:
@@ -159,12 +163,15 @@ def draw_chart(request: ChartRequest) -> tuple[str, list[str]]:
             result = compute(request.compute)
             _remember(request.compute.key, result)
         labels = Labels(dict(request.compute.spec.display)).for_result(result)
-        if isinstance(
-            result, ReadingResult
-        ):  # the figures of the new layouts come with their views
-            raise TypeError("the 'chart' view does not draw a questions or heads example yet")
         return render_chart_job(
-            result, labels, request.style, request.number_format, dict(request.text), request.title
+            result,
+            labels,
+            request.style,
+            request.number_format,
+            dict(request.text),
+            request.title,
+            request.view,
+            request.query,
         )
 
 
@@ -181,19 +188,19 @@ def _portable_errors() -> Iterator[None]:
 
 
 def render_chart_job(
-    result: DocumentResult,
+    result: DocumentResult | ReadingResult,
     labels: Labels,
     style: ChartStyle,
     number_format: str | None,
     text: Mapping[str, str],
     title: str | None,
+    view: str = "chart",
+    query: str | None = None,
 ) -> tuple[str, list[str]]:
-    from mkdocs_selfattn.render.chart import render_chart
+    """Any figure view (``view``: its name) of one example, for this process or a worker."""
+    from mkdocs_selfattn.render.figure_query import draw_figure
 
-    out = render_chart(
-        result, labels, style=style, number_format=number_format, text=text, title=title
-    )
-    return out.svg, out.missing_glyphs
+    return draw_figure(view, result, labels, style, number_format, text, title, query)
 
 
 def _remember(key: str, result: Result) -> None:

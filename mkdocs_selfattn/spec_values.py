@@ -12,7 +12,19 @@ from typing import Any
 from mkdocs_selfattn.block_yaml import kind, preview
 from mkdocs_selfattn.errors import BlockError, closest
 
-VIEWS = ("output", "table", "compare", "csv", "mermaid", "chart", "code", "try")
+VIEWS = (
+    "output",
+    "table",
+    "compare",
+    "csv",
+    "mermaid",
+    "chart",
+    "code",
+    "try",
+    "context_chart",
+    "separation_chart",
+    "context_space",
+)
 TEXT_KEYS = (
     "document",
     "candidates",
@@ -39,10 +51,19 @@ TEXT_KEYS = (
     "temperature",  # the try view's own words
     "reset",
     "download",
-    "question",  # the try view's words for queries: and heads: (render/try_readings.py)
+    "others",  # the figures' words (charts and mermaid)
+    "axis_context",
+    "axis_separation",
+    "axis_group",
+    "axis_x",
+    "axis_y",
+    "space_axes",
+    "query",
+    "context",
     "group",
     "head",
-    "context",
+    "separation",
+    "question",  # the try view's words for queries: and heads: (render/try_readings.py)
     "difference",
     "sum",
     "vector",

@@ -124,7 +124,7 @@ def mermaid_view(
         out.shared_warnings.append(MERMAID_FENCE_MISSING)
         return ("html", error_html(MERMAID_FENCE_MISSING, language=view.language))
     source = render_mermaid(
-        _targets(example, "mermaid", line),
+        example.result,
         example.labels,
         top=view.top,
         number_format=_number_format(pipeline, view),
@@ -139,24 +139,74 @@ def mermaid_view(
 def chart_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
+    """Every candidate's weight: per target, or per question/head (``query:`` picks one)."""
+    return _figure(pipeline, example, view, line, out, "chart")
+
+
+def context_chart_view(
+    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+) -> Piece:
+    """Each question's (or head's) context beside the uniform baseline."""
+    return _figure(pipeline, example, view, line, out, "context_chart")
+
+
+def separation_chart_view(
+    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+) -> Piece:
+    """How far two heads' contexts are apart, per group (scenario)."""
+    return _figure(pipeline, example, view, line, out, "separation_chart")
+
+
+def context_space_view(
+    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+) -> Piece:
+    """Every head's context as a point on the first two context axes."""
+    return _figure(pipeline, example, view, line, out, "context_space")
+
+
+def view_query(view: ViewOptions) -> str | None:
+    """The block's ``query:``: which question or head a figure shows."""
+    return view.query
+
+
+def _figure(
+    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered, name: str
+) -> Piece:
+    """Any chart view: checked, then from the cache, a worker or drawn here."""
+    from mkdocs_selfattn.render.chart_context import figure_problem
+
+    query = view_query(view)
+    problem = None if name == "chart" else figure_problem(example.result, name)
+    if problem is not None:
+        raise BlockError(problem, line=line)
     number_format = _number_format(pipeline, view)
-    result = _targets(example, "chart", line)
     if not pipeline.settings.draw_charts:
-        from mkdocs_selfattn.render.chart import chart_words
+        from mkdocs_selfattn.render.figure_query import figure_texts
         from mkdocs_selfattn.render.glyphs import glyph_message, missing_glyphs
 
-        texts = chart_words(example.labels, result, number_format, view.text, view.title)
+        texts = figure_texts(
+            name, example.result, example.labels, number_format, chart_text(view), view.title, query
+        )
         missing = missing_glyphs(texts, pipeline.settings.chart.fonts)
         if missing:
             out.warnings.append(glyph_message(missing))
         return ("late", '<div class="selfattn-chart-box"></div>')
     style = pipeline.settings.chart
     cache = pipeline.cache
-    key = chart_key(example.key, example.spec, style, number_format, view)
+    key = chart_key(example.key, example.spec, style, number_format, view, name)
     cached = cached_chart(cache.get("chart", key))
     if cached is not None:
         return ("late", _chart_html(cached[0], cached[1], out.warnings))
-    args = (result, example.labels, style, number_format, chart_text(view), view.title)
+    args = (
+        example.result,
+        example.labels,
+        style,
+        number_format,
+        chart_text(view),
+        view.title,
+        name,
+        query,
+    )
     warnings: list[str] = []
 
     def finish(svg: str, missing: list[str]) -> str:
@@ -246,6 +296,9 @@ VIEWS: dict[str, View] = {
     "csv": csv_view,
     "mermaid": mermaid_view,
     "chart": chart_view,
+    "context_chart": context_chart_view,
+    "separation_chart": separation_chart_view,
+    "context_space": context_space_view,
     "code": code_view,
     "try": try_view,
 }
@@ -258,9 +311,18 @@ def chart_key(
     style: ChartStyle,
     number_format: str | None,
     view: ViewOptions,
+    name: str | None = None,
 ) -> str:
+    """The cache key of one figure: ``name`` is the view (a block may show several figures).
+
+    Without ``name``, the key of the ``chart`` the pipeline draws ahead, which does not know the
+    block's ``query:`` (``ChartRequest.query`` stays unset): it matches the chart of a block
+    without ``query:``, never one with, so a chart drawn ahead is never shown for a query.
+    """
     return content_key(
         "chart",
+        name or "chart",
+        None if name is None else view_query(view),
         __version__,
         code_fingerprint(),
         CHART_FORMAT,

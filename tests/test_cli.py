@@ -201,7 +201,9 @@ VIEW_MARKS = {
 def test_run_prints_every_view_a_block_can_show(capsys: pytest.CaptureFixture[str]) -> None:
     from mkdocs_selfattn.views import VIEWS
 
-    assert set(VIEWS) == {*VIEW_MARKS, "code"}
+    # The figures of the questions and heads layouts (a targets example has none of them):
+    # tests/test_figures.py.
+    assert set(VIEWS) == {*VIEW_MARKS, "code", "context_chart", "separation_chart", "context_space"}
     for name, mark in VIEW_MARKS.items():
         code, out, err = run(
             capsys, "run", COURSE, "--document", "memo_cap_missing", "--format", name

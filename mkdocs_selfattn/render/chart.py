@@ -1,286 +1,196 @@
-"""The weight bar chart as inline SVG: text kept as text, colours that follow the page's palette.
+"""The ``chart`` view: the weight of every candidate as grouped bars, one series per target (the
+targets layout), per question or per head (the questions and heads layouts; ``query:`` picks one).
 
-Matplotlib is imported here only, lazily, with the Agg backend and an object-oriented Figure (no
-pyplot state to leak across ``mkdocs serve`` rebuilds). Text and axes are drawn in a sentinel colour
-that is swapped for ``currentColor`` afterwards, so the chart inherits the text colour of
-mkdocs-material's light or dark palette instead of baking one in.
+A target or head with more candidates than a chart can show gets the top ones and one hatched
+"N others" bar holding the rest's summed weight; long labels are shortened, in full in their
+``<title>`` tooltip. The drawing is :mod:`chart_bars`, the SVG plumbing :mod:`chart_svg`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import html
-import re
-import unicodedata
-import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from io import StringIO
-from typing import Any
+from dataclasses import dataclass
 
-from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.readings import HeadResult, ReadingResult
+from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars
+from mkdocs_selfattn.render.chart_svg import (
+    CHART_FORMAT,
+    ChartOutput,
+    ChartStyle,
+    Drawn,
+    PrintableLabels,
+    draw_svg,
+    installed_families,
+    printable,
+)
+from mkdocs_selfattn.render.chart_svg import (
+    chart_words as _words,
+)
+from mkdocs_selfattn.render.figure_text import fold, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value
 from mkdocs_selfattn.results import DocumentResult
+
+__all__ = [
+    "CHART_FORMAT",
+    "DEFAULT_TEXT",
+    "ChartOutput",
+    "ChartStyle",
+    "chart_words",
+    "installed_families",
+    "render_chart",
+]
 
 DEFAULT_TEXT: Mapping[str, str] = {
     "chart_title": "",
     "axis_weight": "attention weight",
     "axis_candidate": "candidate token",
     "chart_name": "attention weights of {targets}",
+    "others": "{n} others",
+    "axis_context": "context",
+    "baseline": "uniform baseline",
+    "context_name": "contexts of {queries} beside the uniform baseline",
+    "axis_separation": "head separation",
+    "axis_group": "scenario",
+    "separation_name": "separation of {first} and {second} by {group}",
+    "axis_x": "{axis}",
+    "axis_y": "{axis}",
+    "space_name": "head contexts in the context space",
+    "space_axes": "axes {x} and {y} of {n}",
 }
-"""``chart_name``: the accessible name of a chart without a title (``{targets}``: their labels)."""
-
-CHART_FORMAT = 7
-"""Bump when the drawing changes, so cached charts from older code are not reused."""
-
-_SENTINEL = "#010203"
+"""``chart_name``: the accessible name of a chart without a title (``{targets}``: their labels);
+``others``: the summary bar of a target with more candidates than the chart shows (``{n}``: how
+many); the rest are the words of the ``context_chart``, ``separation_chart`` and
+``context_space`` views (``{axis}``: the axis name, ``{n}``: how many axes)."""
 
 
 @dataclass(frozen=True)
-class ChartStyle:
-    width: float = 7.0
-    height: float = 3.6
-    colors: tuple[str, ...] = DEFAULT_COLORS
-    fonts: tuple[str, ...] = DEFAULT_FONTS
+class Weights:
+    """A weight chart's data, whatever the layout: series over candidates, full labels."""
 
-
-@dataclass
-class ChartOutput:
-    svg: str
-    missing_glyphs: list[str] = field(default_factory=list)
+    series: tuple[str, ...]
+    candidates: tuple[str, ...]
+    weights: tuple[tuple[float, ...], ...]
+    """Per series, per candidate."""
 
 
 def render_chart(
-    result: DocumentResult,
+    result: DocumentResult | ReadingResult,
     labels: Labels,
     *,
     style: ChartStyle | None = None,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
     title: str | None = None,
+    query: str | None = None,
 ) -> ChartOutput:
-    """Grouped bars, one series per target; returns SVG text and any glyphs no font could draw."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    from matplotlib import rc_context
-    from matplotlib.figure import Figure
-
+    """Grouped bars, one series per target (or question/head); returns SVG text and any glyphs
+    no font could draw."""
     style = style or ChartStyle()
-    words = {k: _printable(v) for k, v in {**DEFAULT_TEXT, **(text or {})}.items()}
-    labels = _PrintableLabels(labels)
-    title = None if title is None else _printable(title)
-    candidates: list[tuple[str, int | None]] = []
-    for target in result.targets:
-        for cand in target.candidates:
-            if (cand.token, cand.index) not in candidates:
-                candidates.append((cand.token, cand.index))
-    rc: Any = {
-        "svg.fonttype": "none",
-        # CSV text is data: "$5 and $6" must not become mathtext, nor "$\\frac{$" an error.
-        "text.parse_math": False,
-        "svg.hashsalt": "mkdocs-selfattn",
-        # Explicit families, not "sans-serif": only an explicit list gets per-glyph fallback,
-        # so Latin text keeps DejaVu Sans while CJK falls through to a CJK font.
-        "font.family": installed_families(style.fonts),
-        "font.size": 10,
-        "axes.edgecolor": _SENTINEL,
-        "axes.labelcolor": _SENTINEL,
-        "xtick.color": _SENTINEL,
-        "ytick.color": _SENTINEL,
-        "text.color": _SENTINEL,
-        "axes.titlecolor": _SENTINEL,
-        "legend.labelcolor": _SENTINEL,
-        "legend.frameon": False,
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-        "figure.facecolor": "none",
-        "axes.facecolor": "none",
-        "savefig.facecolor": "none",
-        "savefig.edgecolor": "none",
+    words = _words(DEFAULT_TEXT, text)
+    data = weights_of(result, PrintableLabels(labels), query)
+    title = None if title is None else printable(title)
+    kept = keep_top(len(data.candidates), lambda i: max((w[i] for w in data.weights), default=0))
+    names = [data.candidates[i] for i in kept.items]
+    if kept.others:
+        names.append(words["others"].replace("{n}", str(len(kept.others))))
+    shown = tuple(fold(n) for n in names)
+    tooltips = {
+        f"candidate_{p}": full
+        for p, full in enumerate(names)
+        if shown[p].replace("\n", " ") != full
     }
-    with warnings.catch_warnings(record=True) as caught, rc_context(rc):
-        warnings.simplefilter("always")
-        fig = Figure(figsize=(style.width, style.height))
-        fig.subplots_adjust(left=0.09, right=0.99, bottom=0.17, top=0.93)
-        try:
-            _draw(fig, result, labels, candidates, style, number_format, words, title)
-            buffer = StringIO()
-            fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-        finally:
-            fig.clear()
-    # Matplotlib names the glyph by code point ("Glyph 74029 (\\N{…}) missing from font(s)").
-    missing = sorted(
-        {chr(int(n)) for w in caught for n in re.findall(r"Glyph (\d+) \(", str(w.message))}
+    series = []
+    summary = []
+    for label, ws in zip(data.series, data.weights, strict=True):
+        values = [ws[i] for i in kept.items]
+        if kept.others:
+            values.append(summed(ws, kept.others))
+        texts = tuple(format_value(v, number_format) for v in values)
+        series.append(Series(label, tuple(values), texts))
+        summary.append(
+            f"{label}: "
+            + ", ".join(f"{n} {format_value(v, None)}" for n, v in zip(names, values, strict=True))
+        )
+    heading = title or words["chart_name"].replace("{targets}", ", ".join(data.series))
+    bars = Bars(
+        categories=shown,
+        series=tuple(series),
+        axis_x=words["axis_candidate"],
+        axis_y=words["axis_weight"],
+        heading=title if title is not None else words["chart_title"],
+        legend=True,  # even one series: the legend says which question or head it is
+        muted=frozenset({len(kept.items)} if kept.others else ()),
     )
-    key = hashlib.sha256(buffer.getvalue().encode("utf-8")).hexdigest()[:10]
-    svg = _finish_svg(buffer.getvalue(), result, labels, key, title, words["chart_name"])
-    return ChartOutput(svg, missing)
+
+    def draw(fig: object) -> Drawn:
+        draw_bars(fig, bars, style)
+        return Drawn(heading, "; ".join(summary), tooltips)
+
+    return draw_svg(style, draw)
+
+
+def weights_of(
+    result: DocumentResult | ReadingResult, labels: Labels, query: str | None = None
+) -> Weights:
+    """The series and candidates a weight chart shows, labelled as the page shows them."""
+    if isinstance(result, DocumentResult):
+        candidates: list[tuple[str, int | None]] = []
+        for target in result.targets:
+            for cand in target.candidates:
+                if (cand.token, cand.index) not in candidates:
+                    candidates.append((cand.token, cand.index))
+        rows = []
+        for target in result.targets:
+            weights = dict.fromkeys(candidates, 0.0)
+            for cand in target.candidates:
+                weights[(cand.token, cand.index)] += cand.weight
+            rows.append(tuple(weights[c] for c in candidates))
+        return Weights(
+            tuple(labels(t.target, t.target_index) for t in result.targets),
+            tuple(labels(tok, idx) for tok, idx in candidates),
+            tuple(rows),
+        )
+    heads = chosen_heads(result, query)
+    several = len(result.groups) > 1
+    names = tuple(
+        labels(line.token) + (f" · {shorten(labels(g.name), 10)}" if several else "")
+        for g in result.groups
+        for line in g.lines
+    )
+    per_head = tuple(tuple(w for g in result.groups for w in g.head(h).weights) for h in heads)
+    return Weights(tuple(labels(h) for h in heads), names, per_head)
+
+
+def chosen_heads(result: ReadingResult, query: str | None) -> tuple[str, ...]:
+    """Every head's name, or the one ``query`` names (by name or column; KeyError if none)."""
+    if query is None:
+        return result.head_names
+    first = result.groups[0] if result.groups else None
+    if first is None:
+        raise KeyError(query)
+    head: HeadResult = first.head(query)
+    return (head.name,)
 
 
 def chart_words(
     labels: Labels,
-    result: DocumentResult,
+    result: DocumentResult | ReadingResult,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
     title: str | None = None,
+    query: str | None = None,
 ) -> list[str]:
     """Every text the chart would draw, found without matplotlib: ``check`` validates a chart
     view this way (labels, number format, axis words) and skips the drawing itself."""
-    words = {k: _printable(v) for k, v in {**DEFAULT_TEXT, **(text or {})}.items()}
-    shown = _PrintableLabels(labels)
-    out = [words["axis_candidate"], words["axis_weight"]]
-    out.append(_printable(title) if title is not None else words["chart_title"])
-    for target in result.targets:
-        out.append(shown(target.target, target.target_index))
-        for cand in target.candidates:
-            out += [shown(cand.token, cand.index), format_value(cand.weight, number_format)]
+    words = _words(DEFAULT_TEXT, text)
+    data = weights_of(result, PrintableLabels(labels), query)
+    out = [words["axis_candidate"], words["axis_weight"], words["others"]]
+    out.append(printable(title) if title is not None else words["chart_title"])
+    out += data.series
+    out += [shorten(c) for c in data.candidates]
+    out += [format_value(w, number_format) for ws in data.weights for w in ws]
     return out
 
 
-def _printable(text: str) -> str:
-    """Control characters (tabs, CR, newlines in a quoted CSV field) drawn as spaces: no font
-    has glyphs for them, and a chart label is one line."""
-    return "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text)
-
-
-class _PrintableLabels(Labels):
-    def __init__(self, inner: Labels) -> None:
-        super().__init__(inner.display, inner.repeated, inner.ambiguous)
-
-    def __call__(self, token: str, index: int | None = None) -> str:
-        return _printable(super().__call__(token, index))
-
-
-def installed_families(families: Sequence[str]) -> list[str]:
-    """The families matplotlib can find, in order (unknown names would only log noise)."""
-    from matplotlib import font_manager
-
-    known = {f.name for f in font_manager.fontManager.ttflist}
-    found = [f for f in families if f in known]
-    # Every extra family is another font lookup for every piece of text (most of a chart's cost),
-    # and the first CJK family already covers Chinese, Japanese and Korean: keep two at most.
-    return found[:2] or ["DejaVu Sans"]
-
-
-def _draw(
-    fig: Any,
-    result: DocumentResult,
-    labels: Labels,
-    candidates: Sequence[tuple[str, int | None]],
-    style: ChartStyle,
-    number_format: str | None,
-    words: Mapping[str, str],
-    title: str | None,
-) -> None:
-    """Bars, their values, the candidate names and the two axis titles, as plain artists.
-
-    The axes' own machinery is switched off: every bar carries its value, so the chart needs no
-    y ticks, and drawing the x axis by hand (a baseline and one text per candidate) instead of
-    through ticks, tick labels and annotations made a chart about 40 % cheaper to draw.
-    """
-    from matplotlib.transforms import blended_transform_factory, offset_copy
-
-    ax = fig.add_subplot()
-    ax.set_axis_off()
-    n_series = max(len(result.targets), 1)
-    width = 0.8 / n_series
-    positions = range(len(candidates))
-    top = max((c.weight for t in result.targets for c in t.candidates), default=1.0)
-    ax.set_xlim(-0.65, max(len(candidates), 1) - 0.35)
-    ax.set_ylim(0, min(1.0, top * 1.18) if top > 0 else 1.0)
-
-    def points(transform: Any, x: float = 0, y: float = 0) -> Any:
-        return offset_copy(transform, fig=fig, x=x, y=y, units="points")
-
-    above_bar = points(ax.transData, y=2)
-    for s, target in enumerate(result.targets):
-        weights = dict.fromkeys(candidates, 0.0)
-        for cand in target.candidates:
-            weights[(cand.token, cand.index)] += cand.weight
-        xs = [p - 0.4 + width * (s + 0.5) for p in positions]
-        heights = [weights[c] for c in candidates]
-        ax.bar(
-            xs,
-            heights,
-            width=width * 0.92,
-            color=style.colors[s % len(style.colors)],
-            label=labels(target.target, target.target_index),
-        )
-        for p, (x, h) in enumerate(zip(xs, heights, strict=True)):
-            value = format_value(h, number_format)
-            ax.text(x, h, value, ha="center", va="bottom", fontsize=8, transform=above_bar).set_gid(
-                f"value_{s}_{p}"
-            )
-
-    # The x axis: a baseline, each candidate's name under its group of bars, the axis title.
-    # Each in a named group (matplotlib writes an artist's gid as its SVG id), so that tools
-    # and tests can tell values, candidates and axis titles apart.
-    ax.axhline(0, color=_SENTINEL, linewidth=0.8).set_gid("baseline")
-    on_baseline = blended_transform_factory(ax.transData, ax.transAxes)
-    under = points(on_baseline, y=-4)
-    for p, (tok, idx) in zip(positions, candidates, strict=True):
-        name = ax.text(p, 0, labels(tok, idx), ha="center", va="top", transform=under)
-        name.set_gid(f"candidate_{p}")
-    below_names = points(ax.transAxes, y=-20)
-    axis_x = ax.text(0.5, 0, words["axis_candidate"], ha="center", va="top", transform=below_names)
-    axis_x.set_gid("axis_candidate")
-    left_of = points(ax.transAxes, x=-4)
-    axis_y = ax.text(
-        0, 0.5, words["axis_weight"], rotation=90, ha="right", va="center", transform=left_of
-    )
-    axis_y.set_gid("axis_weight")
-    heading = title if title is not None else words["chart_title"]
-    if heading:
-        ax.set_title(heading)
-    if result.targets:
-        ax.legend(title=None, loc="upper right", fontsize=8)
-
-
-_XML_PROLOG = re.compile(r"^.*?(<svg\b)", re.S)
-_SIZE_ATTRS = re.compile(r'(<svg\b[^>]*?)\s(width|height)="[^"]*"')
-_IDS = re.compile(r'\bid="([^"]+)"')
-
-
-def _finish_svg(
-    svg: str, result: DocumentResult, labels: Labels, key: str, title: str | None, name: str
-) -> str:
-    """Inline-ready SVG: no prolog, unique ids, theme colours, an accessible title and summary."""
-    svg = _XML_PROLOG.sub(r"\1", svg, count=1)
-    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)
-    # Matplotlib's global "*{…}" rule would restyle every SVG on the page once inlined.
-    svg = svg.replace('<style type="text/css">*{', '<style type="text/css">.selfattn-chart *{')
-    for _ in range(2):
-        svg = _SIZE_ATTRS.sub(r"\1", svg, count=1)
-    prefix = f"sa{key}-"
-    ids = set(_IDS.findall(svg))
-    for ident in sorted(ids, key=len, reverse=True):
-        svg = svg.replace(f'id="{ident}"', f'id="{prefix}{ident}"')
-        svg = svg.replace(f"url(#{ident})", f"url(#{prefix}{ident})")
-        svg = svg.replace(f'href="#{ident}"', f'href="#{prefix}{ident}"')
-    # A reader without the build machine's fonts still gets a sans-serif face, not the default.
-    svg = re.sub(r"(font-family: [^;\"]*?)(?=[;\"])", r"\1, sans-serif", svg)
-    svg = svg.replace(_SENTINEL, "currentColor")
-    targets = ", ".join(labels(t.target, t.target_index) for t in result.targets)
-    heading = title or name.replace("{targets}", targets)
-    summary = "; ".join(
-        f"{labels(t.target, t.target_index)}: "
-        + ", ".join(
-            f"{labels(c.token, c.index)} {format_value(c.weight, None)}" for c in t.candidates
-        )
-        for t in result.targets
-    )
-    accessible = (
-        f'<title id="{prefix}title">{html.escape(heading)}</title>'
-        f'<desc id="{prefix}desc">{html.escape(summary)}</desc>'
-    )
-    svg = re.sub(
-        r"<svg\b([^>]*)>",
-        lambda m: (
-            f'<svg{m.group(1)} class="selfattn-chart" role="img" '
-            f'aria-labelledby="{prefix}title {prefix}desc">' + accessible
-        ),
-        svg,
-        count=1,
-    )
-    return svg.strip() + "\n"
+def texts_of(values: Sequence[float], number_format: str | None) -> tuple[str, ...]:
+    return tuple(format_value(v, number_format) for v in values)

@@ -1,11 +1,17 @@
 """A mermaid flowchart of one example: memo → candidates → each target → its top weights → new
-representation, the chapter's figure with every number computed and every label escaped."""
+representation, the chapter's figure with every number computed and every label escaped.
+
+The questions and heads layouts have their own graphs (:mod:`mermaid_readings`). A document with
+more candidates than a node can list names the top ones and "N others"; long tokens are
+shortened (:mod:`figure_text`), so no node grows with the data."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.escape import mermaid_label
+from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value, py_list
 from mkdocs_selfattn.results import DocumentResult
 
@@ -16,7 +22,19 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "weights": "re-reads most",
     "representation": "new representation",
     "shift": "shift",
+    "others": "{n} others",
+    "query": "question",
+    "context": "context",
+    "group": "group",
+    "head": "head",
+    "separation": "separation",
 }
+
+NODE_WIDTH = 32
+"""Widest token a node shows, in columns (a CJK character is two); longer ones end in "…"."""
+
+TOP_LIMIT = 20
+"""Most lines a weights node lists, whatever ``top:`` asks."""
 
 # Translucent fills and no text colour: Material's mermaid theme colours the labels for the light
 # or dark palette, so a fixed light fill would leave pale text on a pale box in dark mode.
@@ -28,12 +46,22 @@ _CLASSES = (
 )
 
 
+def others(words: Mapping[str, str], n: int) -> str:
+    """The summary item of a long list, escaped."""
+    return mermaid_label(words["others"].replace("{n}", str(n)))
+
+
+def rows(names: list[str], per_row: int = 8) -> str:
+    """Names in rows of ``per_row``, so a node of forty lines is a block, not one long line."""
+    return "<br/>".join(" · ".join(names[i : i + per_row]) for i in range(0, len(names), per_row))
+
+
 def _label(*lines: str) -> str:
     return '["' + "<br/>".join(lines) + '"]'
 
 
 def render_mermaid(
-    result: DocumentResult,
+    result: DocumentResult | ReadingResult,
     labels: Labels,
     *,
     top: int = 3,
@@ -42,33 +70,48 @@ def render_mermaid(
 ) -> str:
     """Mermaid source (without the fence). Node ids are generated, never taken from the CSV."""
     words = {**DEFAULT_TEXT, **(text or {})}
+    if isinstance(result, ReadingResult):
+        from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
+
+        return reading_mermaid(result, labels, words, top=top, number_format=number_format)
 
     def t(key: str) -> str:
         return mermaid_label(words[key])
 
+    def name(token: str, index: int | None = None) -> str:
+        return mermaid_label(shorten(labels(token, index), NODE_WIDTH))
+
     candidates: list[tuple[str, int | None]] = []
+    heaviest: dict[tuple[str, int | None], float] = {}
     for target in result.targets:
         for cand in target.candidates:
-            if (cand.token, cand.index) not in candidates:
-                candidates.append((cand.token, cand.index))
+            key = (cand.token, cand.index)
+            if key not in heaviest:
+                candidates.append(key)
+            heaviest[key] = max(heaviest.get(key, 0.0), cand.weight)
+    kept = keep_top(len(candidates), lambda i: heaviest[candidates[i]])
+    listed = [name(*candidates[i]) for i in kept.items]
+    if kept.others:
+        listed.append(others(words, len(kept.others)))
     lines = [
         "flowchart TD",
-        f"  doc{_label(t('document'), mermaid_label(labels(result.document)))}",
-        "  cand"
-        + _label(
-            t("candidates"), " · ".join(mermaid_label(labels(tok, idx)) for tok, idx in candidates)
-        ),
+        f"  doc{_label(t('document'), name(result.document))}",
+        "  cand" + _label(t("candidates"), rows(listed)),
         "  doc --> cand",
     ]
     for n, target in enumerate(result.targets):
-        ranked = sorted(target.candidates, key=lambda c: -c.weight)[:top]
+        ranked = sorted(target.candidates, key=lambda c: -c.weight)[: min(top, TOP_LIMIT)]
         weight_lines = [
-            f"{mermaid_label(labels(c.token, c.index))} {format_value(c.weight, number_format)}"
-            for c in ranked
+            f"{name(c.token, c.index)} {format_value(c.weight, number_format)}" for c in ranked
         ]
+        if len(target.candidates) > ALL_ITEMS:
+            listed_ids = {id(c) for c in ranked}
+            rest = [c.weight for c in target.candidates if id(c) not in listed_ids]
+            total = format_value(summed(rest, range(len(rest))), number_format)
+            weight_lines.append(f"{others(words, len(rest))} {total}")
         representation = mermaid_label(py_list(target.representation))
         shift = mermaid_label(py_list(target.shift))
-        target_label = mermaid_label(labels(target.target, target.target_index))
+        target_label = name(target.target, target.target_index)
         lines += [
             f"  cand --> t{n}{_label(t('target') + ': ' + target_label)}",
             f"  t{n} --> w{n}{_label(t('weights'), *weight_lines)}",

@@ -1,0 +1,343 @@
+"""The figures of the questions and heads layouts beyond the weights: ``context_chart`` (each
+question's or head's context beside the uniform baseline), ``separation_chart`` (how far two
+heads' contexts are apart, per group) and ``context_space`` (every head context as a point on two
+context axes).
+
+Each is one function from a :class:`ReadingResult` to a :class:`ChartOutput`; what they cannot
+show (a separation with one head, a plane with one axis) is found by :func:`figure_problem`
+before anything is drawn, so the block gets one clear message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.render.chart import DEFAULT_TEXT
+from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars
+from mkdocs_selfattn.render.chart_svg import (
+    SENTINEL,
+    ChartOutput,
+    ChartStyle,
+    Drawn,
+    PrintableLabels,
+    chart_words,
+    draw_svg,
+    printable,
+)
+from mkdocs_selfattn.render.figure_text import fold, shorten
+from mkdocs_selfattn.render.labels import Labels, format_value
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+LEGEND_WIDTH = 28
+"""Columns a legend entry of the context space may take (it has the figure's right third)."""
+
+
+def figure_problem(result: object, view: str) -> str | None:
+    """Why ``view`` cannot be drawn for this result (None: it can)."""
+    if not isinstance(result, ReadingResult):
+        return (
+            f"the '{view}' view shows a queries: or heads: example; this one reads targets "
+            "(use 'chart' for its weights)"
+        )
+    names = result.head_names
+    if view == "separation_chart" and len(names) < 2:
+        return (
+            f"the 'separation_chart' view compares two heads, and this example has one "
+            f"({', '.join(names) or 'none'}): add a second head"
+        )
+    if view == "context_space" and len(result.axes) < 2:
+        axes = ", ".join(result.axis_names) or "none"
+        return (
+            f"the 'context_space' view draws contexts on two axes, and this example has one "
+            f"({axes}): give two vector columns or two 'axes:'"
+        )
+    return None
+
+
+def pair(result: ReadingResult, query: str | None) -> tuple[str, str]:
+    """The two heads a separation chart compares: the last two, or the reference head and the
+    head ``query`` names."""
+    names = result.head_names
+    if query is None:
+        return names[-2], names[-1]
+    return names[0], result.groups[0].head(query).name
+
+
+def render_context_chart(
+    result: ReadingResult,
+    labels: Labels,
+    *,
+    style: ChartStyle | None = None,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+    title: str | None = None,
+    query: str | None = None,
+) -> ChartOutput:
+    """Bars: the baseline (hatched), then every head's context, per group; one series per axis."""
+    style = style or ChartStyle()
+    words = chart_words(DEFAULT_TEXT, text)
+    shown = PrintableLabels(labels)
+    several = len(result.groups) > 1
+    names: list[str] = []
+    muted: set[int] = set()
+    per_axis: list[list[float]] = [[] for _ in result.axes]
+    for g in result.groups:
+        suffix = f" · {shown(g.name)}" if several else ""
+        muted.add(len(names))
+        names.append(words["baseline"] + suffix)
+        for a, v in enumerate(g.baseline):
+            per_axis[a].append(v)
+        for h in g.heads:
+            names.append(shown(h.name) + suffix)
+            for a, v in enumerate(h.context):
+                per_axis[a].append(v)
+    series = tuple(
+        Series(shown(axis), tuple(vs), tuple(format_value(v, number_format) for v in vs))
+        for axis, vs in zip(result.axis_names, per_axis, strict=True)
+    )
+    heads = ", ".join(shown(h) for h in result.head_names)
+    heading = printable(title) if title else words["context_name"].replace("{queries}", heads)
+    summary = "; ".join(
+        f"{n}: " + ", ".join(format_value(s.values[i], None) for s in series)
+        for i, n in enumerate(names)
+    )
+    return _bars(
+        style,
+        names,
+        series,
+        axis_x="",
+        axis_y=words["axis_context"],
+        title=title,
+        words=words,
+        heading=heading,
+        summary=summary,
+        muted=frozenset(muted),
+    )
+
+
+def render_separation_chart(
+    result: ReadingResult,
+    labels: Labels,
+    *,
+    style: ChartStyle | None = None,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+    title: str | None = None,
+    query: str | None = None,
+) -> ChartOutput:
+    """One bar per group: the distance between the two heads' contexts."""
+    style = style or ChartStyle()
+    words = chart_words(DEFAULT_TEXT, text)
+    shown = PrintableLabels(labels)
+    first, second = pair(result, query)
+    names = [shown(g.name) for g in result.groups]
+    values = tuple(g.separation(first, second) for g in result.groups)
+    series = (
+        Series(
+            f"{shown(first)} – {shown(second)}",
+            values,
+            tuple(format_value(v, number_format) for v in values),
+        ),
+    )
+    heading = (
+        printable(title)
+        if title
+        else (
+            words["separation_name"]
+            .replace("{first}", shown(first))
+            .replace("{second}", shown(second))
+            .replace("{group}", words["axis_group"])
+        )
+    )
+    summary = ", ".join(f"{n} {format_value(v, None)}" for n, v in zip(names, values, strict=True))
+    return _bars(
+        style,
+        names,
+        series,
+        axis_x=words["axis_group"],
+        axis_y=words["axis_separation"],
+        title=title,
+        words=words,
+        heading=heading,
+        summary=summary,
+        muted=frozenset(),
+    )
+
+
+def _bars(
+    style: ChartStyle,
+    names: list[str],
+    series: tuple[Series, ...],
+    *,
+    axis_x: str,
+    axis_y: str,
+    title: str | None,
+    words: Mapping[str, str],
+    heading: str,
+    summary: str,
+    muted: frozenset[int],
+) -> ChartOutput:
+    short = tuple(fold(n) for n in names)
+    tooltips = {
+        f"candidate_{p}": n for p, n in enumerate(names) if short[p].replace("\n", " ") != n
+    }
+    bars = Bars(
+        categories=short,
+        series=series,
+        axis_x=axis_x,
+        axis_y=axis_y,
+        heading=printable(title) if title is not None else words["chart_title"],
+        legend=len(series) > 1,
+        weights=False,
+        muted=muted,
+    )
+
+    def draw(fig: Any) -> Drawn:
+        draw_bars(fig, bars, style)
+        return Drawn(heading, summary, tooltips)
+
+    return draw_svg(style, draw)
+
+
+def render_context_space(
+    result: ReadingResult,
+    labels: Labels,
+    *,
+    style: ChartStyle | None = None,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+    title: str | None = None,
+    query: str | None = None,
+) -> ChartOutput:
+    """Every head's context as a point on the first two axes: a colour per group, a marker per
+    head. With more than two axes the figure says which two it shows."""
+    style = style or ChartStyle()
+    words = chart_words(DEFAULT_TEXT, text)
+    shown = PrintableLabels(labels)
+    axes = result.axis_names
+    x_name = words["axis_x"].replace("{axis}", shown(axes[0]))
+    y_name = words["axis_y"].replace("{axis}", shown(axes[1]))
+    heading = printable(title) if title else words["space_name"]
+    summary = "; ".join(
+        f"{shown(g.name)}: "
+        + ", ".join(
+            f"{shown(h.name)} ({format_value(h.context[0], None)}, "
+            f"{format_value(h.context[1], None)})"
+            for h in g.heads
+        )
+        for g in result.groups
+    )
+    note = None
+    if len(axes) > 2:
+        note = (
+            words["space_axes"]
+            .replace("{x}", shown(axes[0]))
+            .replace("{y}", shown(axes[1]))
+            .replace("{n}", str(len(axes)))
+        )
+    tooltips: dict[str, str] = {}
+
+    def draw(fig: Any) -> Drawn:
+        ax = fig.add_subplot()
+        for gi, g in enumerate(result.groups):
+            color = style.colors[gi % len(style.colors)]
+            ref = g.heads[0].context if g.heads else (0.0, 0.0)
+            for h in g.heads[1:]:
+                # From the reference head to each other head: the differences the page prints.
+                ax.plot(
+                    [ref[0], h.context[0]],
+                    [ref[1], h.context[1]],
+                    color=color,
+                    linewidth=0.8,
+                    alpha=0.5,
+                )
+            for hi, h in enumerate(g.heads):
+                point = ax.scatter(
+                    [h.context[0]],
+                    [h.context[1]],
+                    color=color,
+                    marker=MARKERS[hi % len(MARKERS)],
+                    s=42,
+                    zorder=3,
+                )
+                point.set_gid(f"point_{gi}_{hi}")
+        handles = []
+        names = []
+        from matplotlib.lines import Line2D
+
+        for gi, g in enumerate(result.groups):
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=style.colors[gi % len(style.colors)],
+                    marker="o",
+                    linestyle="",
+                    markersize=6,
+                )
+            )
+            names.append(shown(g.name))
+        for hi, head in enumerate(result.head_names):
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=SENTINEL,
+                    marker=MARKERS[hi % len(MARKERS)],
+                    linestyle="",
+                    markersize=6,
+                    fillstyle="none",
+                )
+            )
+            names.append(shown(head))
+        short = [shorten(n, LEGEND_WIDTH) for n in names]
+        legend = ax.legend(handles, short, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8)
+        for i, (t, full) in enumerate(zip(legend.get_texts(), names, strict=True)):
+            t.set_gid(f"legend_text_{i}")
+            if short[i] != full:
+                tooltips[f"legend_text_{i}"] = full
+        ax.set_xlabel(x_name).set_gid("axis_x")
+        ax.set_ylabel(y_name).set_gid("axis_y")
+        ax.margins(0.15)
+        heading_text = printable(title) if title is not None else words["chart_title"]
+        if heading_text:
+            ax.set_title(heading_text)
+        if note:
+            fig.text(0.99, 0.01, note, ha="right", va="bottom", fontsize=8).set_gid("axes_note")
+        return Drawn(heading, summary, tooltips)
+
+    margins = {"left": 0.1, "right": 0.7, "bottom": 0.15, "top": 0.92}
+    return draw_svg(style, draw, margins=margins)
+
+
+FIGURES: dict[str, Any] = {
+    "context_chart": render_context_chart,
+    "separation_chart": render_separation_chart,
+    "context_space": render_context_space,
+}
+
+
+def figure_words(
+    view: str,
+    result: ReadingResult,
+    labels: Labels,
+    number_format: str | None,
+    text: Mapping[str, str] | None,
+    title: str | None,
+) -> list[str]:
+    """Every text a figure would draw, without matplotlib (``check``'s glyph test)."""
+    words = chart_words(DEFAULT_TEXT, text)
+    shown = PrintableLabels(labels)
+    out = [printable(title) if title is not None else words["chart_title"]]
+    out += [words[k] for k in ("baseline", "axis_context", "axis_group", "axis_separation")]
+    out += [words["axis_x"], words["axis_y"], words["space_axes"]]
+    out += [shown(a) for a in result.axis_names] + [shown(h) for h in result.head_names]
+    for g in result.groups:
+        out.append(shown(g.name))
+        for h in g.heads:
+            out += [format_value(v, number_format) for v in h.context]
+        out += [format_value(v, number_format) for row in g.separations for v in row]
+    return out

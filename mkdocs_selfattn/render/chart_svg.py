@@ -1,0 +1,186 @@
+"""The SVG machinery every chart shares: matplotlib settings, glyph checks, inline-ready output.
+
+Matplotlib is imported here only, lazily, with the Agg backend and an object-oriented Figure (no
+pyplot state to leak across ``mkdocs serve`` rebuilds). Text and axes are drawn in a sentinel colour
+that is swapped for ``currentColor`` afterwards, so a chart inherits the text colour of
+mkdocs-material's light or dark palette instead of baking one in. The figure modules
+(``chart.py``, ``chart_context.py``) only say what to draw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+import unicodedata
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from io import StringIO
+from typing import Any
+
+from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.render.labels import Labels
+
+CHART_FORMAT = 8
+"""Bump when the drawing changes, so cached charts from older code are not reused."""
+
+SENTINEL = "#010203"
+
+
+@dataclass(frozen=True)
+class ChartStyle:
+    width: float = 7.0
+    height: float = 3.6
+    colors: tuple[str, ...] = DEFAULT_COLORS
+    fonts: tuple[str, ...] = DEFAULT_FONTS
+
+
+@dataclass
+class ChartOutput:
+    svg: str
+    missing_glyphs: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Drawn:
+    """What a figure function tells the SVG writer beyond the drawing itself."""
+
+    heading: str
+    """The accessible name (the title, or the view's ``chart_name`` filled in)."""
+    summary: str
+    """The accessible description: every number the chart shows."""
+    tooltips: dict[str, str] = field(default_factory=dict)
+    """Artist id → full text, for labels the figure had to shorten (an SVG ``<title>``)."""
+
+
+Draw = Callable[[Any], Drawn]
+
+
+def printable(text: str) -> str:
+    """Control characters (tabs, CR, newlines in a quoted CSV field) drawn as spaces: no font
+    has glyphs for them, and a chart label is one line."""
+    return "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text)
+
+
+def chart_words(defaults: Mapping[str, str], text: Mapping[str, str] | None) -> dict[str, str]:
+    return {k: printable(v) for k, v in {**defaults, **(text or {})}.items()}
+
+
+class PrintableLabels(Labels):
+    def __init__(self, inner: Labels) -> None:
+        super().__init__(inner.display, inner.repeated, inner.ambiguous)
+
+    def __call__(self, token: str, index: int | None = None) -> str:
+        return printable(super().__call__(token, index))
+
+
+def installed_families(families: Sequence[str]) -> list[str]:
+    """The families matplotlib can find, in order (unknown names would only log noise)."""
+    from matplotlib import font_manager
+
+    known = {f.name for f in font_manager.fontManager.ttflist}
+    found = [f for f in families if f in known]
+    # Every extra family is another font lookup for every piece of text (most of a chart's cost),
+    # and the first CJK family already covers Chinese, Japanese and Korean: keep two at most.
+    return found[:2] or ["DejaVu Sans"]
+
+
+def _rc(style: ChartStyle) -> Any:
+    return {
+        "svg.fonttype": "none",
+        # CSV text is data: "$5 and $6" must not become mathtext, nor "$\\frac{$" an error.
+        "text.parse_math": False,
+        "svg.hashsalt": "mkdocs-selfattn",
+        # Explicit families, not "sans-serif": only an explicit list gets per-glyph fallback,
+        # so Latin text keeps DejaVu Sans while CJK falls through to a CJK font.
+        "font.family": installed_families(style.fonts),
+        "font.size": 10,
+        "axes.edgecolor": SENTINEL,
+        "axes.labelcolor": SENTINEL,
+        "xtick.color": SENTINEL,
+        "ytick.color": SENTINEL,
+        "text.color": SENTINEL,
+        "hatch.color": SENTINEL,
+        "axes.titlecolor": SENTINEL,
+        "legend.labelcolor": SENTINEL,
+        "legend.frameon": False,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "figure.facecolor": "none",
+        "axes.facecolor": "none",
+        "savefig.facecolor": "none",
+        "savefig.edgecolor": "none",
+    }
+
+
+def draw_svg(
+    style: ChartStyle, draw: Draw, *, margins: Mapping[str, float] | None = None
+) -> ChartOutput:
+    """Run ``draw`` on a fresh figure of the style's size; returns the finished SVG and any
+    glyphs no font could draw."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+
+    with warnings.catch_warnings(record=True) as caught, rc_context(_rc(style)):
+        warnings.simplefilter("always")
+        fig = Figure(figsize=(style.width, style.height))
+        fig.subplots_adjust(
+            **(margins or {"left": 0.09, "right": 0.99, "bottom": 0.17, "top": 0.93})
+        )
+        try:
+            drawn = draw(fig)
+            buffer = StringIO()
+            fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+        finally:
+            fig.clear()
+    # Matplotlib names the glyph by code point ("Glyph 74029 (\\N{…}) missing from font(s)").
+    missing = sorted(
+        {chr(int(n)) for w in caught for n in re.findall(r"Glyph (\d+) \(", str(w.message))}
+    )
+    key = hashlib.sha256(buffer.getvalue().encode("utf-8")).hexdigest()[:10]
+    return ChartOutput(finish_svg(buffer.getvalue(), key, drawn), missing)
+
+
+_XML_PROLOG = re.compile(r"^.*?(<svg\b)", re.S)
+_SIZE_ATTRS = re.compile(r'(<svg\b[^>]*?)\s(width|height)="[^"]*"')
+_IDS = re.compile(r'\bid="([^"]+)"')
+
+
+def finish_svg(svg: str, key: str, drawn: Drawn) -> str:
+    """Inline-ready SVG: no prolog, unique ids, theme colours, an accessible title and summary,
+    and a ``<title>`` tooltip on every shortened label."""
+    svg = _XML_PROLOG.sub(r"\1", svg, count=1)
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)
+    # Matplotlib's global "*{…}" rule would restyle every SVG on the page once inlined.
+    svg = svg.replace('<style type="text/css">*{', '<style type="text/css">.selfattn-chart *{')
+    for _ in range(2):
+        svg = _SIZE_ATTRS.sub(r"\1", svg, count=1)
+    for gid, full in drawn.tooltips.items():
+        svg = svg.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{html.escape(full)}</title>', 1)
+    prefix = f"sa{key}-"
+    ids = set(_IDS.findall(svg))
+    for ident in sorted(ids, key=len, reverse=True):
+        svg = svg.replace(f'id="{ident}"', f'id="{prefix}{ident}"')
+        svg = svg.replace(f"url(#{ident})", f"url(#{prefix}{ident})")
+        svg = svg.replace(f'href="#{ident}"', f'href="#{prefix}{ident}"')
+    # A reader without the build machine's fonts still gets a sans-serif face, not the default.
+    svg = re.sub(r"(font-family: [^;\"]*?)(?=[;\"])", r"\1, sans-serif", svg)
+    svg = svg.replace(SENTINEL, "currentColor")
+    accessible = (
+        f'<title id="{prefix}title">{html.escape(drawn.heading)}</title>'
+        f'<desc id="{prefix}desc">{html.escape(drawn.summary)}</desc>'
+    )
+    svg = re.sub(
+        r"<svg\b([^>]*)>",
+        lambda m: (
+            f'<svg{m.group(1)} class="selfattn-chart" role="img" '
+            f'aria-labelledby="{prefix}title {prefix}desc">' + accessible
+        ),
+        svg,
+        count=1,
+    )
+    return svg.strip() + "\n"

@@ -1,0 +1,73 @@
+"""Which figure a view draws: the one place that maps a figure view's name to its drawing and
+to the texts ``check`` tests for glyphs (without matplotlib). The block's ``query:`` is checked
+once for every view, by the pipeline, before any of them renders."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.results import DocumentResult
+
+FIGURE_VIEWS = ("chart", "context_chart", "separation_chart", "context_space")
+
+
+def draw_figure(
+    name: str,
+    result: DocumentResult | ReadingResult,
+    labels: Labels,
+    style: Any,
+    number_format: str | None,
+    text: Mapping[str, str],
+    title: str | None,
+    query: str | None,
+) -> tuple[str, list[str]]:
+    """The SVG of figure ``name`` and the glyphs no font could draw."""
+    if name == "chart":
+        from mkdocs_selfattn.render.chart import render_chart
+
+        out = render_chart(
+            result,
+            labels,
+            style=style,
+            number_format=number_format,
+            text=text,
+            title=title,
+            query=query,
+        )
+    else:
+        from mkdocs_selfattn.render.chart_context import FIGURES
+
+        assert isinstance(result, ReadingResult), name
+        out = FIGURES[name](
+            result,
+            labels,
+            style=style,
+            number_format=number_format,
+            text=text,
+            title=title,
+            query=query,
+        )
+    return out.svg, out.missing_glyphs
+
+
+def figure_texts(
+    name: str,
+    result: DocumentResult | ReadingResult,
+    labels: Labels,
+    number_format: str | None,
+    text: Mapping[str, str],
+    title: str | None,
+    query: str | None,
+) -> list[str]:
+    """Every text figure ``name`` would draw, for the glyph check without drawing."""
+    if name == "chart":
+        from mkdocs_selfattn.render.chart import chart_words
+
+        return chart_words(labels, result, number_format, text, title, query)
+    from mkdocs_selfattn.render.chart_context import figure_words
+
+    assert isinstance(result, ReadingResult), name
+    return figure_words(name, result, labels, number_format, text, title)

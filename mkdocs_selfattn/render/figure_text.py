@@ -1,0 +1,102 @@
+"""What keeps a figure readable whatever the data: short labels and a bounded number of items.
+
+Shared by the charts and the mermaid graphs, so a token reads the same in both and a target with
+thousands of candidates is summarised the same way in both (the top ones, then one "N others"
+item carrying the rest's summed weight).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+LABEL_WIDTH = 18
+"""Widest label a figure draws, in columns (a CJK character is two): longer ones are shortened
+with "…", the full text kept in the chart's ``<title>`` tooltip."""
+
+ALL_ITEMS = 40
+"""Up to this many candidates a figure shows them all (P5-13.1's 40 lines); beyond it, the top
+:data:`TOP_ITEMS` and one summary item."""
+
+TOP_ITEMS = 20
+
+T = TypeVar("T")
+
+
+def width(text: str) -> int:
+    """Display columns: wide and full-width characters (CJK) count two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def shorten(text: str, limit: int = LABEL_WIDTH) -> str:
+    """``text`` if it fits ``limit`` columns, else its head, "…" and its tail within them: the
+    tail is kept because tokens of one file often differ only at the end (``line_0001``)."""
+    if width(text) <= limit:
+        return text
+    room = limit - 1
+    head = _fit(text, room - room // 3)
+    tail = _fit(text[::-1], room - width(head))[::-1]
+    return head.rstrip() + "…" + tail.lstrip()
+
+
+def fold(text: str, limit: int = LABEL_WIDTH) -> str:
+    """A label under a bar: one line if it fits ``limit`` columns, else two (broken at the
+    space nearest the middle, or at the limit), the second shortened if even two are too few."""
+    if width(text) <= limit:
+        return text
+    spaces = [i for i, ch in enumerate(text) if ch == " " and 0 < i < len(text) - 1]
+    fitting = [i for i in spaces if width(text[:i]) <= limit]
+    whole = [i for i in fitting if width(text[i + 1 :]) <= limit]
+    if whole:
+        cut = min(whole, key=lambda i: abs(width(text[:i]) - width(text) / 2))
+        first, rest = text[:cut], text[cut + 1 :]
+    elif fitting:
+        cut = max(fitting)
+        first, rest = text[:cut], text[cut + 1 :]
+    else:
+        first = _fit(text, limit)
+        rest = text[len(first) :]
+    return first + "\n" + shorten(rest, limit)
+
+
+def _fit(text: str, limit: int) -> str:
+    out, used = [], 0
+    for ch in text:
+        used += width(ch)
+        if used > limit:
+            break
+        out.append(ch)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The items a figure shows, in order, and how many it summarised."""
+
+    items: tuple[int, ...]
+    """Indices into the full sequence."""
+    others: tuple[int, ...]
+    """Indices folded into the summary item (empty: no summary item)."""
+
+
+def keep_top(
+    count: int, weight: Callable[[int], float], *, show_all: int = ALL_ITEMS, top: int = TOP_ITEMS
+) -> Kept:
+    """Every index in order when there are few; else the ``top`` heaviest (stable: on a tie the
+    earlier one), in rank order, and the rest as "others"."""
+    if count <= show_all:
+        return Kept(tuple(range(count)), ())
+    ranked = sorted(range(count), key=lambda i: (-weight(i), i))
+    chosen = ranked[:top]
+    rest = set(range(count)) - set(chosen)
+    return Kept(tuple(chosen), tuple(sorted(rest)))
+
+
+def summed(values: Sequence[float], indices: Sequence[int]) -> float:
+    """Left-to-right sum, as the chapters' scripts add weights."""
+    total = 0.0
+    for i in indices:
+        total += values[i]
+    return total
