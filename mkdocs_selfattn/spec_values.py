@@ -63,10 +63,7 @@ TEXT_KEYS = (
     "group",
     "head",
     "separation",
-    "question",  # the try view's words for queries: and heads: (render/try_readings.py)
-    "difference",
-    "sum",
-    "vector",
+    "sum",  # the try view's words for queries: and heads: (render/try_readings.py)
     "rescale",
 )
 COLUMN_ROLES = (

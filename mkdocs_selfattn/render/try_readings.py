@@ -22,7 +22,9 @@ from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import Span, field_spans
 from mkdocs_selfattn.render.try_view import DATA_VERSION, EMBED_LIMIT, cell_value, view_words
 
-OVERRIDABLE = ("question", "group", "head", "context", "difference", "sum", "vector", "rescale")
+OVERRIDABLE: tuple[str, ...] = ("question", "group", "head", "context", "difference", "sum")
+OVERRIDABLE += ("vector", "rescale")
+OVERRIDABLE += ("separation",)
 """The block's ``text:`` keys this layout adds to the try view's own."""
 
 
@@ -124,11 +126,16 @@ def reading_try_data(
 
 
 def reading_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
-    """The try view's words, then this layout's own (render/words.py), then the block's text."""
-    from mkdocs_selfattn.render.words import TRY_READING, words
+    """The try view's words, then this layout's own (render/words.py), then the table view's
+    for the words both views show (so they agree), then the block's ``text:``."""
+    from mkdocs_selfattn.render.try_view import OVERRIDABLE as TRY_OVERRIDABLE
+    from mkdocs_selfattn.render.words import TABLE, TRY_READING, words
 
-    overrides = {k: v for k, v in text.items() if k in OVERRIDABLE}
-    return {**view_words(language, text), **words(TRY_READING, language), **overrides}
+    keys = set(OVERRIDABLE) | set(TRY_OVERRIDABLE)
+    overrides = {k: v for k, v in text.items() if k in keys}
+    own = words(TRY_READING, language)
+    table = {k: v for k, v in words(TABLE, language).items() if k in own}
+    return {**view_words(language, {}), **own, **table, **overrides}
 
 
 def _head(

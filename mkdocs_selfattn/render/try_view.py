@@ -105,6 +105,18 @@ OVERRIDABLE: tuple[str, ...] = ("target", "candidate", "role", "score", "weight"
 OVERRIDABLE += ("representation", "baseline", "shift", "temperature", "reset", "download")
 """The block's ``text:`` keys the view honours (they replace the word in every language)."""
 
+TABLE_SHARED: tuple[str, ...] = (
+    "candidate",
+    "role",
+    "score",
+    "weight",
+    "target",
+    "top",
+    "representation",
+)
+TABLE_SHARED += ("baseline", "shift")
+"""The words the ``table`` view writes too: this view takes the table's, so both agree."""
+
 
 def check_format(number_format: str | None, line: int) -> None:
     """The browser formats live numbers itself, so it must know the spec's exact rules."""
@@ -123,7 +135,10 @@ def view_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
 
     own = WORDS.get(primary(language), {})
     overrides = {k: v for k, v in text.items() if k in OVERRIDABLE}
-    return {**WORDS["en"], **own, **words(TABLE, language), **overrides}
+    # Only the words both views wrote for P5-13.2: the table view's later words (for other
+    # layouts) must not change this view's data.
+    table = {k: v for k, v in words(TABLE, language).items() if k in TABLE_SHARED}
+    return {**WORDS["en"], **own, **table, **overrides}
 
 
 def try_data(
