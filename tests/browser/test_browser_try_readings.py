@@ -33,6 +33,7 @@ from try_reading_page import (
     box,
     check,
     download_runs,
+    published_results,
     temperature,
 )
 
@@ -104,6 +105,7 @@ def test_questions_edits_match_the_core(
 ) -> None:
     case = cases["manual"]
     page = tab("manual/")
+    published_results(page, case)
     edits: Edits = {}
     t = 1.0
     check(page, case, edits, t)
@@ -175,6 +177,7 @@ def test_heads_edits_follow_the_sum_rule(
     assert page.locator(".selfattn-try-reset").inner_text() == "重来"  # the block's text:
     assert page.locator(".selfattn-try-table tfoot th").first.inner_text() == "总和"
     assert temperature(page).count() == 0  # no softmax, no temperature
+    published_results(page, case)
     edits: Edits = {}
     check(page, case, edits)
     box(page, 0, 1, 0).fill("0.5")

@@ -227,8 +227,10 @@ class Case:
                 parts.append(f"{words['top']}{who}: {tops}")
                 for x in range(h + 1, len(heads)):
                     out[f"separation/{s}/{h}/{x}"] = py_round(group.separations[h][x])
-            for name, weight in heads[0].groups:
-                parts.append(f"{labels(name)}: {format_value(weight, fmt)}")
+            for head in heads:
+                who = f" ({labels(head.name)})" if len(heads) > 1 else ""
+                for name, weight in head.groups:
+                    parts.append(f"{labels(name)}{who}: {format_value(weight, fmt)}")
             out[f"summary/{s}"] = " · " + " · ".join(parts)
         if example is None:  # refused: the inputs and their sums stay, every output is a dash
             dash = {k: " · —" if k.startswith("summary/") else "—" for k in out}
@@ -289,7 +291,7 @@ nav: [manual.md, heads.md, norm.md, split.md, other.md, big200.md, big3000.md]
 
 EXTRA = {
     "heads": "text: {sum: 总和, reset: 重来}\n",
-    "norm": "normalise: true\n",
+    "norm": "normalise: true\ngroups: {decision: [정지결정], rest: [압력이상, 복귀조건]}\n",
 }
 """Block keys a page adds to its case's block."""
 

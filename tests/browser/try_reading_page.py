@@ -150,7 +150,12 @@ CLI = {
         "--group=early=L01,L02,L03,L04,L05",
     ],
     "heads": _HEADS_CLI,
-    "norm": [*_HEADS_CLI, "--normalise"],
+    "norm": [
+        *_HEADS_CLI,
+        "--normalise",
+        "--group=decision=정지결정",
+        "--group=rest=압력이상,복귀조건",
+    ],
 }
 
 
@@ -166,3 +171,16 @@ def _numbers_equal(a: bytes, b: bytes) -> bool:
             if x != y and float(x) != float(y):
                 return False
     return True
+
+
+def published_results(page: Any, case: Case) -> None:
+    """The view links the example's full-precision results, the CLI's JSON of the block."""
+    from mkdocs_selfattn.render.jsonout import render_json
+
+    link = page.locator("a.selfattn-try-json").first
+    href = link.get_attribute("href")
+    assert href
+    got = page.evaluate("(href) => fetch(href).then(r => r.text())", href)
+    example, _ = case.core({}, None, EXTRA.get(case.name, ""))
+    assert example is not None
+    assert json.loads(got) == json.loads(render_json(example.result))

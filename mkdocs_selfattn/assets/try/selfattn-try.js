@@ -635,7 +635,10 @@
         var who = out.heads.length > 1 ? " (" + group.heads[hi].name + ")" : "";
         return W.top + who + ": " + r.top.map(function (i) { return group.rows[i].label; }).join(", ");
       });
-      data.named.forEach(function (item, n) { parts.push(item.name + ": " + formatValue(main.named[n], data.format)); });
+      out.heads.forEach(function (r, hi) {
+        var who = out.heads.length > 1 ? " (" + group.heads[hi].name + ")" : "";
+        data.named.forEach(function (item, n) { parts.push(item.name + who + ": " + formatValue(r.named[n], data.format)); });
+      });
       summary.textContent = " · " + parts.join(" · ");
     }
 
