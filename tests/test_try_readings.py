@@ -112,7 +112,9 @@ def test_try_view_golden_and_initial_numbers(
     assert len(sections) == len(expected)
     for section, (group, heads) in zip(sections, expected, strict=True):
         assert section["baseline"] == list(group.baseline)
-        assert [row["vector"] for row in section["rows"]] == [list(x.vector) for x in group.lines]
+        rows = data["lines"][section["rows"]]
+        assert [row["vector"] for row in rows] == [list(x.vector) for x in group.lines]
+        assert [row["token"] for row in rows] == [x.token for x in group.lines]
         for got, head in zip(section["heads"], heads, strict=True):
             # The initial numbers are the core's, bit for bit (JSON keeps every float exactly).
             assert got["values"] == list(head.values)
@@ -159,6 +161,6 @@ def test_hostile_text_cannot_leave_the_data(project: Path) -> None:
         assert ">" not in blob
         assert set(re.findall(r"&[a-z#0-9]+;", blob)) <= {"&quot;", "&#x27;"}  # quotes only
         json.loads(html.unescape(blob))
-    rows = _data(out)["groups"][0]["rows"]
-    assert rows[0]["raw"] == "</script><script>alert(1)</script>"
-    assert rows[1]["raw"] == 'a\u2028b "q" &amp;'
+    rows = _data(out)["lines"][0]
+    assert rows[0]["token"] == "</script><script>alert(1)</script>"
+    assert rows[1]["token"] == 'a\u2028b "q" &amp;'

@@ -49,6 +49,7 @@ def reading_try_data(
     given = result.layout == "heads"
     k = 1 if given else top
     sections: list[dict[str, Any]] = []
+    lines: list[list[dict[str, Any]]] = []
     for group in result.groups:
         heads = [
             _head(
@@ -60,19 +61,18 @@ def reading_try_data(
             )
             for head in group.heads
         ]
-        base = {
-            "rows": [
-                {
-                    "label": labels(line.token),
-                    "raw": line.token,
-                    "token": line.token,
-                    "role": line.role,
-                    "vector": list(line.vector),
-                }
-                for line in group.lines
-            ],
-            "baseline": list(group.baseline),
-        }
+        rows = [
+            {
+                "label": labels(line.token),
+                "token": line.token,
+                "role": line.role,
+                "vector": list(line.vector),
+            }
+            for line in group.lines
+        ]
+        # A group's questions share its lines (by index): thousands of lines are sent once.
+        lines.append(rows)
+        base = {"rows": len(lines) - 1, "baseline": list(group.baseline)}
         place = labels(group.name) if group.name and len(result.groups) > 1 else None
         if given:
             sections.append(
@@ -116,6 +116,7 @@ def reading_try_data(
             {"name": labels(name), "members": list(members)} for name, members in groups.items()
         ],
         "groups": sections,
+        "lines": lines,
         "csv": {
             "name": csv_name,
             "href": csv_href,

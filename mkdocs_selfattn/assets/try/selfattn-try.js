@@ -269,6 +269,8 @@
     if (!source || root.getAttribute("data-selfattn-ready")) return;
     root.setAttribute("data-selfattn-ready", "1");
     var data = JSON.parse(source);
+    // Questions over the same lines share one list of them (data.lines), by index.
+    data.groups.forEach(function (g) { if (typeof g.rows === "number") g.rows = data.lines[g.rows]; });
     var W = data.words; // the page language's, chosen at build time
     var id = "selfattn-try-" + ++counter + "-";
     var ui = el("div", { class: "selfattn-try-ui" });
@@ -397,7 +399,8 @@
       var row = group.rows[i];
       var tr = el("tr");
       var th = el("th", { scope: "row" }, row.label);
-      if (row.label !== row.raw) th.appendChild(el("small", {}, " (" + row.raw + ")"));
+      var raw = row.raw === undefined ? row.token : row.raw;
+      if (row.label !== raw) th.appendChild(el("small", {}, " (" + raw + ")"));
       tr.appendChild(th);
       rowInputs[i] = [];
       weightCells[i] = [];
