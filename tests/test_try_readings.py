@@ -164,3 +164,29 @@ def test_hostile_text_cannot_leave_the_data(project: Path) -> None:
     rows = _data(out)["lines"][0]
     assert rows[0]["token"] == "</script><script>alert(1)</script>"
     assert rows[1]["token"] == 'a\u2028b "q" &amp;'
+
+
+def test_normalised_heads_keep_the_cells_as_given(project: Path) -> None:
+    """With ``normalise: true`` the boxes hold the file's weights and the outputs use them
+    divided by their sum, as the build does: the file's cells are what a reader edits."""
+    source = (CHAPTER / "qkv-multihead-report-scenarios.csv").read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
+    header = lines[0].rstrip("\n").split(",")
+    at = header.index("head1_weight")
+    doubled = [lines[0]]
+    for line in lines[1:]:
+        cells = line.rstrip("\n").split(",")
+        cells[at] = repr(2 * float(cells[at]))
+        doubled.append(",".join(cells) + "\n")
+    (project / "docs" / "course" / "doubled.csv").write_text("".join(doubled), encoding="utf-8")
+    block = HEADS.replace(f"csv: {ASSETS}qkv-multihead-report-scenarios.csv", "csv: doubled.csv")
+    pipeline, example = _load(project, block.replace("show: [try]", "normalise: true\nshow: [try]"))
+    _, out = _view(pipeline, example, "try")
+    data = _data(out)
+    assert data["normalise"] is True
+    head1 = data["groups"][0]["heads"][1]
+    assert sum(head1["values"]) == pytest.approx(2.0)
+    assert sum(head1["initial"]["weights"]) == pytest.approx(1.0)
+    text = example.csv_bytes.decode("utf-8")
+    cells = [utf16_slice(text, (a, b)) for a, b in head1["cells"]]
+    assert [float(c) for c in cells] == head1["values"]
