@@ -276,6 +276,7 @@ def test_thousands_of_lines_page_through(tab: Callable[..., Any], cases: dict[st
     check(page, case, {}, 1.0)
     chart = page.locator(".selfattn-try-chart").first
     assert chart.locator("rect").count() == 30
+    assert chart.bounding_box()["width"] <= 340  # drawn at its viewBox size: 12 px labels
     assert (chart.locator("text").last.text_content() or "").startswith("+ 2970 · ")
     pager = page.locator(".selfattn-try-pager").nth(1)
     assert pager.locator("span").inner_text() == "1–100 / 3000"

@@ -218,6 +218,8 @@ class Case:
                     if self.layout == "questions":
                         out[f"shift/{s}/{h}/{a}"] = py_round(head.shift[a])
                         out[f"baseline/{s}/0/{a}"] = py_round(group.baseline[a])
+                        out[f"ocontext/{s}/0/{a}"] = py_round(head.context[a])
+                        out[f"oshift/{s}/0/{a}"] = py_round(head.shift[a])
                 if self.layout == "questions":
                     for i, w in enumerate(head.weights):
                         out[f"weight/{s}/{h}/{i}"] = format_value(w, fmt)
@@ -247,6 +249,8 @@ class Case:
                     out[f"context/{s}/{h}/{a}"] = v
                     if self.layout == "questions":
                         out[f"shift/{s}/{h}/{a}"] = head.shift[a]
+                        out[f"ocontext/{s}/0/{a}"] = v
+                        out[f"oshift/{s}/0/{a}"] = head.shift[a]
                     elif h > 0:
                         out[f"difference/{s}/{h}/{a}"] = head.difference[a]
                 if self.layout == "questions":

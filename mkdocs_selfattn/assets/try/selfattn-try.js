@@ -299,6 +299,8 @@
     bar.appendChild(download);
     ui.appendChild(bar);
 
+    var overview = data.layout === "questions" && data.groups.length > 1 ? overviewTable(data, W, id) : null;
+    if (overview) ui.appendChild(overview.box);
     data.groups.forEach(function (group, g) {
       views.push(buildGroup(data, W, group, g, id + "g" + g + "-", state, update));
       ui.appendChild(views[g].section);
@@ -321,7 +323,10 @@
         return computeGroup(data, data.groups[g], projected[g], state.values[g], state.temperature, initial);
       });
       var blocked = outs.some(function (out) { return out.failed; });
-      groups.forEach(function (g, k) { views[g].show(outs[k], blocked); });
+      groups.forEach(function (g, k) {
+        views[g].show(outs[k], blocked);
+        if (overview) overview.show(g, outs[k].heads[0]);
+      });
     }
     var all = data.groups.map(function (_, g) { return g; });
     update(all, true);
@@ -665,6 +670,44 @@
     }
 
     return { section: section, show: show, reset: reset };
+  }
+
+  // Every question's context and shift in one table, each linked to its section: the
+  // questions can be compared without scrolling through their lines.
+  function overviewTable(data, W, id) {
+    var box = el("div", { class: "selfattn-try-scroll" });
+    var table = el("table", { class: "selfattn-try-table selfattn-try-overview" });
+    var head = el("tr");
+    head.appendChild(el("th", { scope: "col" }, W.question));
+    data.columns.forEach(function (n) { head.appendChild(el("th", { scope: "col" }, W.context + " " + n)); });
+    data.columns.forEach(function (n) { head.appendChild(el("th", { scope: "col" }, W.shift + " " + n)); });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = el("tbody");
+    var cells = data.groups.map(function (group, g) {
+      var tr = el("tr");
+      var th = el("th", { scope: "row" });
+      th.appendChild(el("a", { href: "#" + id + "g" + g + "-cap" }, group.label));
+      tr.appendChild(th);
+      var row = { context: [], shift: [] };
+      ["context", "shift"].forEach(function (key) {
+        data.columns.forEach(function (_, a) {
+          var td = el("td", { class: "selfattn-try-num", "data-q": "o" + key, "data-g": g, "data-h": 0, "data-a": a });
+          row[key].push(td);
+          tr.appendChild(td);
+        });
+      });
+      body.appendChild(tr);
+      return row;
+    });
+    table.appendChild(body);
+    box.appendChild(table);
+    return {
+      box: box,
+      show: function (g, r) {
+        r.context.forEach(function (v, a) { setNum(cells[g].context[a], formatRound(v), v); });
+        r.shift.forEach(function (v, a) { setNum(cells[g].shift[a], formatRound(v), v); });
+      },
+    };
   }
 
   function setNum(cell, text, v) {
