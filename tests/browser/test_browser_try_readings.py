@@ -306,6 +306,14 @@ def test_instant_navigation_reinitialises(tab: Callable[..., Any], cases: dict[s
     assert page.locator(".selfattn-try-ui").count() == 1
     box(page, 1, 0, 2).fill("-1")
     check(page, cases["manual"], {(1, 0, 2): "-1"}, 1.0)
+    # On to the heads page through the site's navigation, still without a page load.
+    page.locator('.md-sidebar--primary a[href$="heads/"]').first.click()
+    page.wait_for_selector(".selfattn-try-ui [data-q=sum]")
+    assert page.evaluate("() => window.__sameDocument") is True
+    edits = {(2, 0, 0): "0.35", (2, 0, 1): "0.35"}
+    for key, value in edits.items():
+        box(page, *key).fill(value)
+    assert check(page, cases["heads"], edits)
     assert page.errors == []
 
 
