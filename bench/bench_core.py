@@ -1,10 +1,7 @@
 """Benchmark the core against the chapter's plain-Python way and against parsing alone.
 
-    python bench/bench_core.py              # every layout, 1,000,000 rows (generated on first use)
-    python bench/bench_core.py --rows 100000 --repeat 5 --layout targets
-
-Layouts: ``targets`` (P5-13.2, below), ``questions`` and ``heads`` (P5-13.1 and P5-13.3, the
-same three measurements on their own files: see ``bench_layouts.py``).
+    python bench/bench_core.py              # 1,000,000 rows (generated on first use)
+    python bench/bench_core.py --rows 100000 --repeat 5
 
 Three measurements, each repeated in a fresh interpreter so that every peak RSS belongs to one
 measurement and no run warms the interpreter for the next (the file itself is in the page cache
@@ -46,7 +43,6 @@ LABELS = {
     "parse": "(b) pyarrow parse only",
     "core": "(c) read_table + compute",
 }
-LAYOUT_LABELS = {**LABELS, "core": "(c) parse_reading + engine"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -106,7 +102,7 @@ def run_parse(path: str) -> float:
     from mkdocs_selfattn.candidate_table import ColumnMap
 
     cols = ColumnMap()
-    header = core_table.read_header(data, path)
+    header = core_table._read_header(data, path)
     vector_columns = core_table._vector_columns(header, cols, None, path)
     has_index = core_table._index_columns_present(header, cols, path)
     arrow = core_table._parse_with_arrow(data, header, cols, vector_columns, has_index, path)
@@ -124,7 +120,6 @@ def run_core(path: str) -> float:
 
 
 WORKERS = {"stdlib": run_stdlib, "parse": run_parse, "core": run_core}
-LAYOUTS = ("targets", "questions", "heads")
 PRELOAD = (
     "csv",
     "math",
@@ -134,21 +129,16 @@ PRELOAD = (
     "pyarrow.compute",
     "mkdocs_selfattn.csv_read",
     "mkdocs_selfattn.attention",
-    "mkdocs_selfattn.reading_table",
-    "mkdocs_selfattn.reading_engine",
 )
 
 
-def child(layout: str, kind: str, path: str) -> None:
+def child(kind: str, path: str) -> None:
     # Load every module before the clock starts, for all kinds alike.
     for module in PRELOAD:
         importlib.import_module(module)
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_layouts import WORKERS as LAYOUT_WORKERS
 
-    work = WORKERS[kind] if layout == "targets" else LAYOUT_WORKERS[(layout, kind)]
     start, start_cpu = time.perf_counter(), time.process_time()
-    checksum = work(path)
+    checksum = WORKERS[kind](path)
     seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     print(json.dumps({"seconds": seconds, "cpu": cpu, "checksum": checksum}))
 
@@ -157,10 +147,10 @@ def child(layout: str, kind: str, path: str) -> None:
 # The parent: generate, measure, report.
 
 
-def measure(layout: str, kind: str, path: Path) -> dict[str, Any]:
+def measure(kind: str, path: Path) -> dict[str, Any]:
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, __file__, "--child", layout, kind, str(path)],
+        [sys.executable, __file__, "--child", kind, str(path)],
         stdout=subprocess.PIPE,
         cwd=ROOT,
     )
@@ -196,40 +186,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Benchmark the mkdocs-selfattn core.")
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows (multiple of 1,000)")
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (>= 3)")
-    parser.add_argument("--layout", choices=[*LAYOUTS, "all"], default="all")
-    parser.add_argument(
-        "--child", nargs=3, metavar=("LAYOUT", "KIND", "CSV"), help=argparse.SUPPRESS
-    )
+    parser.add_argument("--child", nargs=2, metavar=("KIND", "CSV"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         child(*args.child)
         return 0
     if args.repeat < 3:
         parser.error("--repeat must be at least 3 (the report shows medians)")
-    layouts = LAYOUTS if args.layout == "all" else (args.layout,)
-    results = [bench(layout, args.rows, args.repeat) for layout in layouts]
-    return 0 if all(results) else 1
 
-
-def bench(layout: str, rows: int, repeat: int) -> bool:
-    """One layout's three measurements and its ratios; False if a target is missed."""
-    if layout == "targets":
-        path = ensure_file(rows)
-    else:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from bench_layouts import ensure
-
-        path = ensure(layout, rows)
+    path = ensure_file(args.rows)
     size_mb = path.stat().st_size / 1e6
     print(
-        f"\n== {layout}: {path.relative_to(ROOT)} ({size_mb:.1f} MB), {repeat} runs each, "
+        f"file: {path.relative_to(ROOT)} ({size_mb:.1f} MB), {args.repeat} runs each, "
         f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before"
     )
     runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
     # Interleave the kinds so a slow spell of the machine does not land on one kind only.
-    for _ in range(repeat):
+    for _ in range(args.repeat):
         for kind in KINDS:
-            runs[kind].append(measure(layout, kind, path))
+            runs[kind].append(measure(kind, path))
 
     def median(kind: str, key: str) -> float:
         return float(statistics.median(r[key] for r in runs[kind]))
@@ -241,9 +216,8 @@ def bench(layout: str, rows: int, repeat: int) -> bool:
     )
     for kind in KINDS:
         seconds = [r["seconds"] for r in runs[kind]]
-        label = LABELS[kind] if layout == "targets" else LAYOUT_LABELS[kind]
         print(
-            f"{label:<28} {median(kind, 'seconds'):>9.3f} {min(seconds):>7.3f} "
+            f"{LABELS[kind]:<28} {median(kind, 'seconds'):>9.3f} {min(seconds):>7.3f} "
             f"{max(seconds):>7.3f} {median(kind, 'cpu'):>7.3f} {median(kind, 'process'):>9.3f} "
             f"{max(r['peak_mb'] for r in runs[kind]):>11.0f}"
         )
@@ -255,8 +229,6 @@ def bench(layout: str, rows: int, repeat: int) -> bool:
         ("c/b (core / parse)", c / b, "<= 1.5", c / b <= 1.5),
         ("core peak RSS MB", core_peak, "< 600", core_peak < 600),
     ]
-    if layout != "targets":  # informative: no targets were set for the new layouts
-        checks = [(name, value, "(none)", True) for name, value, *_ in checks]
     print(f"\nload average {os.getloadavg()[0]:.2f} after (other work on the machine skews times)")
     for name, value, target, ok in checks:
         print(f"{name:<28} {value:>9.2f}   target {target:<7} {'ok' if ok else 'MISSED'}")
@@ -272,7 +244,7 @@ def bench(layout: str, rows: int, repeat: int) -> bool:
     agree = abs(stdlib_sum - core_sum) <= 1e-12 * max(1.0, abs(stdlib_sum))
     verdict = "identical" if stdlib_sum == core_sum else "agree" if agree else "DIFFER"
     print(f"{'checksum (a) vs (c)':<28} {verdict} ({stdlib_sum!r} vs {core_sum!r})")
-    return agree and all(ok for *_, ok in checks)
+    return 0 if agree and all(ok for *_, ok in checks) else 1
 
 
 if __name__ == "__main__":

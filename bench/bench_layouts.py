@@ -1,4 +1,7 @@
-"""The questions and heads layouts for ``bench_core.py``: their files and their three workloads.
+"""Benchmark the questions and heads layouts as ``bench_core.py`` does the targets layout.
+
+    python bench/bench_layouts.py                  # both layouts, 1,000,000 rows each
+    python bench/bench_layouts.py --rows 100000 --repeat 5 --layout heads
 
 questions (P5-13.1): a wide file of N lines, one relevance score column per question (3), a
     quoted text column with commas like the course's manual, one value column;
@@ -9,15 +12,28 @@ Each layout has (a) the chapter's plain-Python way (csv.DictReader + math, for e
 Arrow's parse of the file as ``reading_table.py`` does it and nothing else, and (c) the engine:
 ``parse_reading`` + ``compute_reading`` for every group (validation, the given weights' checks,
 projection, weights, contexts, baselines). Checksums are the exactly rounded sum of every context
-value, so (a) and (c) must compute the same numbers.
+value, so (a) and (c) must compute the same numbers. As in ``bench_core.py``, every measurement
+runs in a fresh interpreter (peak RSS is its own), the kinds interleave round by round, and the
+ratios a/c and c/b are taken from the medians of the same run; the records a page then builds
+(every line with its cells) are not part of (c), as ``bench_core.py``'s (c) builds none either.
+No targets are set for these layouts: the numbers are reported.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
+import importlib
+import json
 import math
+import os
 import random
+import statistics
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 QUERIES = {"pressure": "score_pressure", "flow": "score_flow", "restart": "score_restart"}
 HEADS = {"single": "single_weight", "head1": "head1_weight", "head2": "head2_weight"}
@@ -190,3 +206,99 @@ WORKERS = {
     ("questions", "core"): lambda path: engine(path, "questions"),
     ("heads", "core"): lambda path: engine(path, "heads"),
 }
+
+KINDS = ("stdlib", "parse", "core")
+LABELS = {
+    "stdlib": "(a) stdlib csv + math",
+    "parse": "(b) pyarrow parse only",
+    "core": "(c) parse_reading + engine",
+}
+PRELOAD = ("csv", "math", "numpy", "pyarrow", "pyarrow.csv", "pyarrow.compute",
+           "mkdocs_selfattn.reading_table", "mkdocs_selfattn.reading_engine")  # fmt: skip
+
+
+def child(layout: str, kind: str, path: str) -> None:
+    for module in PRELOAD:  # every module loaded before the clock starts, for all kinds alike
+        importlib.import_module(module)
+    start, start_cpu = time.perf_counter(), time.process_time()
+    checksum = WORKERS[(layout, kind)](path)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "checksum": checksum}), flush=True)
+    # The report is out: skip the interpreter's teardown, where pyarrow's threads now and then
+    # end the process with "terminate called without an active exception".
+    os._exit(0)
+
+
+def measure(layout: str, kind: str, path: Path) -> dict[str, Any]:
+    started = time.perf_counter()
+    command = [sys.executable, __file__, "--child", layout, kind, str(path)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, cwd=Path(__file__).parent.parent)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{layout} {kind} run failed")
+    report: dict[str, Any] = json.loads(out)
+    report["process"] = time.perf_counter() - started
+    report["peak_mb"] = usage.ru_maxrss / 1024  # Linux reports kilobytes
+    return report
+
+
+def bench(layout: str, rows: int, repeat: int) -> bool:
+    """One layout's three measurements and ratios; False if (a) and (c) disagree."""
+    path = ensure(layout, rows)
+    print(
+        f"\n== {layout}: {path.name} ({path.stat().st_size / 1e6:.1f} MB), {repeat} runs each, "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before"
+    )
+    runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+    for _ in range(repeat):  # interleaved: a slow spell of the machine hits every kind
+        for kind in KINDS:
+            runs[kind].append(measure(layout, kind, path))
+
+    def median(kind: str, key: str) -> float:
+        return float(statistics.median(r[key] for r in runs[kind]))
+
+    print(f"{'measurement':<28} {'median s':>9} {'min s':>7} {'max s':>7} {'cpu s':>7} "
+          f"{'process s':>9} {'peak RSS MB':>11}")  # fmt: skip
+    for kind in KINDS:
+        seconds = [r["seconds"] for r in runs[kind]]
+        print(
+            f"{LABELS[kind]:<28} {median(kind, 'seconds'):>9.3f} {min(seconds):>7.3f} "
+            f"{max(seconds):>7.3f} {median(kind, 'cpu'):>7.3f} {median(kind, 'process'):>9.3f} "
+            f"{max(r['peak_mb'] for r in runs[kind]):>11.0f}"
+        )
+    a, b, c = (median(kind, "seconds") for kind in KINDS)
+    best = {kind: min(r["seconds"] for r in runs[kind]) for kind in KINDS}
+    print(f"load average {os.getloadavg()[0]:.2f} after (other work on the machine skews times)")
+    for name, median_ratio, best_ratio in (
+        ("a/c (stdlib / core)", a / c, best["stdlib"] / best["core"]),
+        ("c/b (core / parse)", c / b, best["core"] / best["parse"]),
+    ):
+        print(f"{name:<28} {median_ratio:>9.2f}   best of runs {best_ratio:.2f}")
+    print(f"{'core peak RSS MB':<28} {max(r['peak_mb'] for r in runs['core']):>9.0f}")
+    stdlib_sum, core_sum = runs["stdlib"][0]["checksum"], runs["core"][0]["checksum"]
+    agree = abs(stdlib_sum - core_sum) <= 1e-12 * max(1.0, abs(stdlib_sum))
+    verdict = "identical" if stdlib_sum == core_sum else "agree" if agree else "DIFFER"
+    print(f"{'checksum (a) vs (c)':<28} {verdict} ({stdlib_sum!r} vs {core_sum!r})")
+    return agree
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Benchmark the questions and heads layouts.")
+    parser.add_argument("--rows", type=int, default=1_000_000, help="rows (lines) per file")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (>= 3)")
+    parser.add_argument("--layout", choices=["questions", "heads", "all"], default="all")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(*args.child)
+        return 0
+    if args.repeat < 3:
+        parser.error("--repeat must be at least 3 (the report shows medians)")
+    layouts = ("questions", "heads") if args.layout == "all" else (args.layout,)
+    return 0 if all([bench(layout, args.rows, args.repeat) for layout in layouts]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

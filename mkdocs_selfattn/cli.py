@@ -11,23 +11,15 @@ import argparse
 import math
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn import __version__
+from mkdocs_selfattn.cli_run import run_command, usage_of_run
 from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.pipeline import ResolvedFile
-from mkdocs_selfattn.readings import ReadingResult
-from mkdocs_selfattn.render.escape import md_escape
-from mkdocs_selfattn.render.jsonout import render_json
-from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.printout import render_printout
-from mkdocs_selfattn.render.tables import render_compare, render_tables
 from mkdocs_selfattn.views import VIEWS
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.spec import ExampleSpec
+    pass
 
 
 def _pair(text: str, what: str) -> tuple[str, str]:
@@ -214,14 +206,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "run":
-        _usage_of_run(parser, args)
+        usage_of_run(parser, args)
     if args.command == "check":
         return _check(args.config_file, args.format)
     if args.command == "inspect":
         return _inspect(args.csv, dict(args.columns))
     if args.command == "new":
         return _new(args.dir)
-    return _run(args)
+    return run_command(args)
 
 
 def _check(config_file: str | None, fmt: str) -> int:
@@ -256,113 +248,6 @@ def _new(folder: str) -> int:
         print(f"wrote {path}")
     print(next_step(folder))
     return 0
-
-
-class _CommandLineFiles:
-    """Paths as typed on the command line: relative to the working folder, shown as typed."""
-
-    def __init__(self) -> None:
-        self.project_root = Path.cwd()
-
-    def resolve(self, raw: str, key: str, line: int) -> ResolvedFile:
-        return ResolvedFile(path=Path(raw).absolute(), display=raw, link=raw)
-
-
-def _usage_of_run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """The options of one layout only, as a block's keys (exit 2 on a mix)."""
-    reading = bool(args.queries or args.heads)
-    if not reading and args.document is None:
-        parser.error("run needs --document (or --query/--head to read the whole file)")
-    wrong = []
-    if reading and args.targets:
-        wrong.append("--target")
-    if not reading and (args.axes or args.normalise):
-        wrong.append("--axis/--normalise (with --query or --head only)")
-    if args.queries and args.normalise:
-        wrong.append("--normalise (given weights, --head, only)")
-    if args.heads and args.temperature is not None:
-        wrong.append("--temperature (given weights do not pass through the softmax)")
-    if args.axes and args.vectors:
-        wrong.append("--vectors with --axis (give one of them)")
-    if args.top < 1:
-        wrong.append("--top below 1")
-    if wrong:
-        parser.error(f"run: {'; '.join(wrong)}")
-
-
-def _spec(args: argparse.Namespace) -> ExampleSpec:
-    from mkdocs_selfattn.spec import ExampleSpec
-
-    vectors = tuple(v for v in args.vectors.split(",") if v) if args.vectors else None
-    template = None
-    if args.template is not None:
-        template = Path(args.template).read_text(encoding="utf-8")
-    return ExampleSpec(
-        id=None,
-        csv=args.csv,
-        document=args.document,
-        line=1,
-        targets=tuple(args.targets) if args.targets else None,
-        queries=MappingProxyType(dict(args.queries)) if args.queries else None,
-        heads=MappingProxyType(dict(args.heads)) if args.heads else None,
-        vectors=vectors,
-        axes=MappingProxyType(dict(args.axes)) if args.axes else None,
-        columns=MappingProxyType(dict(args.column)),
-        display=MappingProxyType(dict(args.display)),
-        groups=MappingProxyType({name: tuple(members) for name, members in args.group}),
-        temperature=1.0 if args.temperature is None else args.temperature,
-        normalise=args.normalise,
-        template=template,
-        mixed_candidates=True,
-        top=args.top,
-    )
-
-
-def _run(args: argparse.Namespace) -> int:
-    """Load the example through the pipeline the plugin uses, then print one view of it."""
-    from mkdocs_selfattn.cache import Cache
-    from mkdocs_selfattn.pipeline import Pipeline, Settings
-    from mkdocs_selfattn.spec import ViewOptions
-
-    pipeline = Pipeline(Settings(scripts=False, mermaid=None), Cache(None))
-    try:
-        example = pipeline.load(_spec(args), _CommandLineFiles())
-        result = example.result
-        for warning in result.warnings:  # the plugin's data checks: uneven targets
-            print(f"mkdocs-selfattn: warning: {warning}", file=sys.stderr)
-        labels = Labels(dict(args.display))
-        if args.format == "json":
-            text = render_json(result)
-        elif args.format in ("markdown", "text") and isinstance(result, ReadingResult):
-            text = _reading_text(result, example.labels, example.printout, args.format)
-        elif args.format == "markdown" and not isinstance(result, ReadingResult):
-            tables = render_tables(result, labels, escape=md_escape)
-            text = tables + "\n\n" + render_compare(result, labels, escape=md_escape) + "\n"
-        elif args.format == "text":
-            text = render_printout(result, labels)
-        else:
-            view = ViewOptions(show=(args.format,), top=args.top)
-            pieces = pipeline.render(example, view, line=1).pieces
-            text = "".join(str(content) + "\n" for _, content in pieces)
-    except SelfAttnError as exc:
-        print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
-        return 1
-    sys.stdout.write(text)
-    return 0
-
-
-def _reading_text(result: ReadingResult, labels: Labels, printout: str, fmt: str) -> str:
-    """The printout (the template's, as a page shows it) or the tables of a reading."""
-    if fmt == "text":
-        return printout
-    from mkdocs_selfattn.render import reading_tables as tables
-    from mkdocs_selfattn.render.tables import to_markdown
-
-    if result.layout == "questions":
-        found = [*tables.question_tables(result, labels), *tables.question_compare(result, labels)]
-    else:
-        found = [*tables.head_tables(result, labels), *tables.head_compare(result, labels)]
-    return to_markdown(found, md_escape) + "\n"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,6 +5,7 @@ against the file."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -12,6 +13,8 @@ from mkdocs_selfattn.errors import DataError, did_you_mean, did_you_mean_each
 from mkdocs_selfattn.reading_engine import ReadingArrays, compute_reading, group_name, separations
 from mkdocs_selfattn.reading_table import ReadingTable
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Layout, Line, ReadingResult
+
+_T = TypeVar("_T")
 
 
 def compute_reading_result(
@@ -70,14 +73,14 @@ def _groups(
     for g in range(arrays.n_groups):
         rows = arrays.rows(g).tolist()
         lines = tuple(
-            Line(
-                token=tokens[r],
-                role=roles[r],
-                row=row_numbers[r],
-                cells=cells[r],
-                vector=tuple(vectors[r]),
+            map(
+                Line,
+                _pick(tokens, rows),
+                _pick(roles, rows),
+                _pick(row_numbers, rows),
+                _pick(cells, rows),
+                map(tuple, _pick(vectors, rows)),
             )
-            for r in rows
         )
         baseline = arrays.baseline[g]
         reference = contexts[g, 0]
@@ -85,13 +88,13 @@ def _groups(
         for j, (name, column) in enumerate(table.columns.readers):
             context = contexts[g, j]
             shift = _finite(table, context - baseline, name, rows[0], "shift")
-            head_weights = tuple(weights[j][r] for r in rows)
+            head_weights = _pick(weights[j], rows)
             heads.append(
                 HeadResult(
                     name=name,
                     column=column,
                     given=given,
-                    values=tuple(values[j][r] for r in rows),
+                    values=_pick(values[j], rows),
                     weights=head_weights,
                     context=tuple(context.tolist()),
                     shift=shift,
@@ -116,6 +119,14 @@ def _groups(
             )
         )
     return tuple(out)
+
+
+def _pick(values: list[_T], rows: list[int]) -> tuple[_T, ...]:
+    """``values`` at ``rows``; a slice when the rows are consecutive (a group listed together,
+    the usual file), which spares a Python step per line."""
+    if rows and rows[-1] - rows[0] == len(rows) - 1:
+        return tuple(values[rows[0] : rows[-1] + 1])
+    return tuple(map(values.__getitem__, rows))
 
 
 def _group_weight(lines: Sequence[Line], weights: Sequence[float], members: set[str]) -> float:

@@ -93,3 +93,40 @@ def test_query_must_name_a_question_of_the_example(tmp_path: Path) -> None:
     line = page.split("\n").index("use: manual") + 1 - 1  # the fence's line
     assert f"docs/index.md:{line}:" in done.stderr, done.stderr
     assert "'score_flow' is not a question of example 'manual' (did you mean" in done.stderr
+
+
+def test_a_worker_computes_the_readings_ahead_and_the_pages_are_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mkdocs_selfattn.scheduler as scheduler_module
+
+    def site_with(workers: int, name: str) -> Site:
+        site = new_site(
+            tmp_path / name, course_csv=False, plugin_options={"chart_workers": workers}
+        )
+        for source in (MANUAL_CSV, HEADS_CSV):
+            (site.root / ASSETS).mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, site.root / ASSETS / source.name)
+        manual = _without_script(draft_block("p5-13-1-attention.md", "manual"))
+        heads = _without_script(draft_block("p5-13-3-qkv-multihead.md", "heads"))
+        use = "```selfattn\nuse: {}\nshow: [output]\n```\n"
+        site.page(
+            "index.md", "# A\n\n" + manual + use.format("manual") + heads + use.format("heads")
+        )
+        return site
+
+    inline = site_with(0, "inline")
+    inline.build(strict=True)
+    taken: list[object] = []
+    original = scheduler_module.Scheduler.take_result
+
+    def spy(self: scheduler_module.Scheduler, key: str) -> object:
+        payload = original(self, key)
+        taken.append(None if payload is None else payload.get("layout"))
+        return payload
+
+    monkeypatch.setattr(scheduler_module.Scheduler, "take_result", spy)
+    pooled = site_with(1, "pooled")
+    pooled.build(strict=True)
+    assert sorted(str(t) for t in taken) == ["heads", "questions"]  # both came from the worker
+    assert pooled.page_bytes() == inline.page_bytes()

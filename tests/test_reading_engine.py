@@ -33,7 +33,7 @@ from reference_layouts import GivenWeightError
 
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.jobs import ComputeRequest, compute
-from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.readings import ReadingResult, separation
 from mkdocs_selfattn.spec import ExampleSpec
 
 HYPOTHESIS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -432,3 +432,61 @@ def test_huge_numbers_stay_finite_or_are_refused_with_the_group() -> None:
             axes={"d": ("decision_axis",)},
             columns={"document": "report_id", "group": "scenario", "candidate": "token"},
         )
+
+
+@st.composite
+def strength_files(draw: st.DrawFn) -> str:
+    """Unnormalised strengths (any sum, zeros and "2.00"-style cells), one report."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["report_id", "scenario", "token", "relation_role", "decision_axis",
+                     "evidence_axis", "condition_axis", *HEADS.values()])  # fmt: skip
+    for scenario in draw(st.lists(st.sampled_from("xyz"), min_size=1, max_size=3, unique=True)):
+        for t in range(draw(st.integers(1, 4))):
+            vector = [draw(numbers) for _ in range(3)]
+            strengths = [draw(st.sampled_from([0, 1, 2, 3, 0.5, 7.25])) for _ in HEADS]
+            style = draw(st.integers(0, 1))
+            writer.writerow(
+                ["r", scenario, f"t{t}", "role", *(repr(v) for v in vector),
+                 *(f"{w:.2f}" if style else repr(float(w)) for w in strengths)]
+            )  # fmt: skip
+    return out.getvalue()
+
+
+@HYPOTHESIS
+@given(strength_files())
+def test_normalised_heads_agree_with_the_reference(text: str) -> None:
+    from reference_layouts import head_layout
+
+    rows = list(csv.DictReader(io.StringIO(text)))
+    try:
+        expected = head_layout(rows, HEADS, AXES, normalise=True)
+    except GivenWeightError:
+        with pytest.raises(DataError, match="at least one weight above 0"):
+            report(text, "r", normalise=True)
+        return
+    got = report(text, "r", normalise=True)
+    assert [g.name for g in got.groups] == list(expected["groups"])
+    for group in got.groups:
+        want = expected["groups"][group.name]
+        for head in group.heads:
+            assert list(head.weights) == want["weights"][head.name]
+            assert list(head.context) == want["contexts"][head.name]
+            assert head.values == tuple(float(row[head.column]) for row in want["rows"])
+        # The records' distance is the chapter script's (a - b) * (a - b), not head_layout's
+        # (a - b) ** 2, which libm's pow may round differently.
+        pair = (tuple(want["contexts"]["head1"]), tuple(want["contexts"]["head2"]))
+        assert group.separation("head1", "head2") == separation(*pair)
+
+
+@HYPOTHESIS
+@given(st.randoms(use_true_random=False))
+def test_interleaved_rows_group_by_first_appearance(rng: object) -> None:
+    import random
+
+    assert isinstance(rng, random.Random)
+    header, *rows = HEADS_CSV.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    rng.shuffle(rows)  # groups split up, in any order
+    text = "\n".join([header, *rows]) + "\n"
+    for name in ("ops_pressure_return", "code_guard_flow"):
+        assert report(text, name) == heads_reading(text, document=name)

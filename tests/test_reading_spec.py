@@ -134,3 +134,23 @@ def test_a_named_group_must_list_lines_of_the_file() -> None:
         manual(MANUAL_CSV.read_text(encoding="utf-8"), groups={"g": ("L99",)})
     assert caught.value.key == "groups"
     assert "'L99', which is not a candidate of the file (did you mean" in caught.value.message
+
+
+def test_bom_crlf_and_quoted_newlines_keep_cells_and_lines() -> None:
+    text = (
+        "\ufeffline_id,section,text,evidence_signal,score_pressure_hold,score_flow_limit,"
+        'score_restart_permission\r\nL01,p,"two\r\nlines, one cell",3.00,1,2,3\r\n'
+        "L02,p,plain,2.5,0,0,0\r\n"
+    )
+    got = manual(text)
+    assert got.groups[0].lines[0].cells[2] == "two\r\nlines, one cell"
+    assert got.groups[0].lines[0].cells[3] == "3.00"
+    assert got.groups[0].lines[0].vector == (3.0,)
+    bad = text.replace("2.5", "2,5")
+    with pytest.raises(DataError) as caught:
+        manual(bad)
+    assert caught.value.line == 4  # the quoted newline counts as a line of the file
+    wrong = text.replace("L02,p,plain,2.5", "L02,p,plain,2.5x")
+    with pytest.raises(DataError) as caught:
+        manual(wrong)
+    assert (caught.value.line, caught.value.column) == (4, "evidence_signal")
