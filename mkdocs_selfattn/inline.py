@@ -16,7 +16,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from mkdocs_selfattn.errors import BlockError, UseOfFailedExampleError, closest, did_you_mean
-from mkdocs_selfattn.inline_readings import READING_QUANTITIES, reading_value
+from mkdocs_selfattn.inline_readings import (
+    READING_NAMES,
+    reading_arguments_fit,
+    reading_usages,
+    reading_value,
+)
 from mkdocs_selfattn.markdown_scan import INLINE_PREFIX, inline_spans
 from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.escape import md_text
@@ -190,10 +195,7 @@ def _parse_inline(line: int, start: int, end: int, content: str) -> InlineValue 
             line=line,
         )
     example_id, quantity, args = words[0], words[1], tuple(words[2:])
-    known = {
-        **QUANTITIES,
-        **{name: None for table in READING_QUANTITIES.values() for name in table},
-    }
+    known = [*QUANTITIES, *(name for name in READING_NAMES if name not in QUANTITIES)]
     if quantity not in known:
         match = closest(quantity, known)
         hint = f"did you mean '{match}'?" if match else f"one of {', '.join(known)}"
@@ -203,10 +205,12 @@ def _parse_inline(line: int, start: int, end: int, content: str) -> InlineValue 
     # Only the targets layout's arguments are known before the example is: the reading
     # layouts' are checked when the value is answered (inline_readings.reading_value).
     low, high = QUANTITIES[quantity].arity if quantity in QUANTITIES else (0, 99)
-    if not low <= len(args) <= high and not _reading_fits(quantity, len(args)):
+    if not low <= len(args) <= high and not reading_arguments_fit(quantity, len(args)):
+        usages = [QUANTITIES[quantity].usage] if quantity in QUANTITIES else []
+        usages += reading_usages(quantity)
         return BlockError(
             f"inline value `{content}`: write it as "
-            + " or ".join(f"`{{selfattn}} {example_id} {u}`" for u in _usages(quantity))
+            + " or ".join(f"`{{selfattn}} {example_id} {u}`" for u in usages)
             + " (quote tokens that contain spaces)",
             line=line,
         )
@@ -262,22 +266,6 @@ def inline_value(
             line=item.line,
         )
     return quantity.evaluate(_Ask(item, example), item.args)
-
-
-def _usages(quantity: str) -> list[str]:
-    """How ``quantity`` is written in each layout that has it (targets first)."""
-    found = [QUANTITIES[quantity].usage] if quantity in QUANTITIES else []
-    for layout, table in READING_QUANTITIES.items():
-        if quantity in table:
-            found.append(f"{table[quantity].usage} ({layout})")
-    return list(dict.fromkeys(found))
-
-
-def _reading_fits(quantity: str, count: int) -> bool:
-    """Whether ``count`` arguments can be right for ``quantity`` in a reading layout (a GROUP
-    may come first)."""
-    tables = [table[quantity] for table in READING_QUANTITIES.values() if quantity in table]
-    return any(q.arity[0] <= count <= q.arity[1] + q.scoped for q in tables)
 
 
 def _target_key(target: TargetResult) -> tuple[str, int | None]:

@@ -283,6 +283,24 @@ READING_QUANTITIES: dict[str, dict[str, ReadingQuantity]] = {
 }
 
 
+READING_NAMES = tuple(
+    dict.fromkeys(name for table in READING_QUANTITIES.values() for name in table)
+)
+
+
+def reading_usages(name: str) -> list[str]:
+    """How ``name`` is written in each reading layout that has it, for "write it as"."""
+    found = [f"{t[name].usage} ({layout})" for layout, t in READING_QUANTITIES.items() if name in t]
+    return list(dict.fromkeys(found))
+
+
+def reading_arguments_fit(name: str, count: int) -> bool:
+    """Whether ``count`` arguments can be right for ``name`` in some reading layout (a GROUP may
+    come first): checked exactly once the example, and so its layout, is known."""
+    tables = [t[name] for t in READING_QUANTITIES.values() if name in t]
+    return any(q.arity[0] <= count <= q.arity[1] + q.scoped for q in tables)
+
+
 def scoped(result: ReadingResult, quantity: ReadingQuantity) -> bool:
     """Whether this example's inline value of ``quantity`` starts with a GROUP."""
     return quantity.scoped and (result.layout == "heads" or len(result.groups) > 1)

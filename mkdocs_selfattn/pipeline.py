@@ -200,7 +200,13 @@ class Pipeline:
         labels = Labels(dict(spec.display)).for_result(result)
         line = None if spec.template is None else spec.line_of("template")
         printout = render_printout(
-            result, labels.as_written(), spec.template, line=line, top=spec.top
+            result,
+            labels.as_written(),
+            spec.template,
+            line=line,
+            top=spec.top,
+            csv_bytes=csv_bytes,
+            columns=spec.columns,
         )
         script_output = None
         if script_file is not None and script_text is not None and self.settings.scripts:

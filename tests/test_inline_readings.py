@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
@@ -218,3 +220,33 @@ def test_a_targets_example_refuses_reading_quantities() -> None:
         _value(targets, "m separation a b c")
     with pytest.raises(BlockError, match=r"write it as `\{selfattn\} m top TARGET`"):
         _value(targets, "m top a 2")
+
+
+_CELL = st.sampled_from(["0", "1", "3.00", "-2.5", "2", "0.5", "1.0"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.tuples(_CELL, _CELL), min_size=1, max_size=9), data=st.data())
+def test_questions_values_agree_with_the_reference_on_any_data(
+    rows: list[tuple[str, str]], data: st.DataObject
+) -> None:
+    import csv
+    import io
+
+    from tests.reference_layouts import question_layout
+
+    text = "line_id,section,evidence_signal,score_a\n"
+    text += "".join(f"L{i},s,{v},{a}\n" for i, (a, v) in enumerate(rows))
+    result = questions_reading(text, queries={"a?": "score_a"})
+    example = example_of({"id": "m", "csv": "x.csv"}, result)
+    dicts = list(csv.DictReader(io.StringIO(text)))
+    reference = question_layout(dicts, {"a?": "score_a"}, "evidence_signal", len(rows))
+    question = reference["questions"]["a?"]
+    line = data.draw(st.integers(0, len(rows) - 1))
+    rank = data.draw(st.integers(1, len(rows)))
+    assert _value(example, f"m weight score_a L{line} :.17g") == format(
+        question["weights"][line], ".17g"
+    )
+    assert _value(example, f"m top a? {rank}") == f"L{question['top'][rank - 1]}"
+    assert _value(example, f"m rank a? L{question['top'][rank - 1]}") == str(rank)
+    assert _value(example, "m context a? :.12g") == format(question["context"], ".12g")

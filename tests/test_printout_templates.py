@@ -332,6 +332,25 @@ def test_the_sandbox_and_determinism() -> None:
     assert first == render_printout(manual_reading())
 
 
+def test_endless_loops_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_selfattn.render import template_env
+
+    monkeypatch.setattr(template_env, "MAX_STEPS", 50_000)
+    endless = "{% for i in range(9999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}"
+    assert "template line 1" in _error(endless)
+    assert "reads more than 50,000 items" in _error(endless)
+    nested = "{% for a in lines %}{% for b in lines %}{% for c in queries[0].lines %}"
+    nested += "{% endfor %}{% endfor %}{% endfor %}"
+    assert "reads more than 50,000 items" in _error(nested)  # 40 x 40 x 40 lines
+    weights = "{% for a in queries[0].weights %}{% for b in queries[0].weights %}"
+    weights += "{% for c in queries[0].weights %}{% endfor %}{% endfor %}{% endfor %}"
+    assert "reads more than 50,000 items" in _error(weights)
+    assert "a template may read" in _error("{{ range(10**9) | length }}")
+    out = render_printout(manual_reading(), template="{{ queries[0].weights[:2] | r3 }}")
+    assert out == "[0.006, 0.006]"
+    assert render_printout(manual_reading(), template="{{ range(3) | list }}") == "[0, 1, 2]"
+
+
 def test_a_template_error_is_located_at_the_template_key_on_the_page() -> None:
     from mkdocs_selfattn.page import _problem
     from mkdocs_selfattn.spec import BlockSpec, ExampleSpec, ViewOptions
@@ -404,3 +423,32 @@ def test_top_level_questions_names_of_several_groups_say_where_they_went() -> No
     assert caught.value.message.endswith(
         "(with several groups: {% for g in groups %} and g.queries)"
     )
+
+
+def test_a_targets_template_reads_the_candidates_cells_as_written() -> None:
+    data = b"memo,target_token,candidate_token,candidate_role,x,score\n"
+    data += b"d,it,cap,thing,1.50,2\nd,it,box,thing,0.5,1.0\ne,it,cap,thing,9,9\n"
+    cands = (
+        CandidateResult("cap", None, "thing", 2.0, 0.7, (1.5,)),
+        CandidateResult("box", None, "thing", 1.0, 0.3, (0.5,)),
+    )
+    target = TargetResult("it", None, cands, (1.2,), (0.2,), "cap", None, ())
+    result = DocumentResult("x.csv", 3, "d", 2, ("x",), (1.0,), (target,), 1.0)
+    template = (
+        "{% for c in targets[0].candidates %}{{ c.cells.x }}/{{ c.cells.score }} {% endfor %}"
+    )
+    out = render_printout(result, template=template, csv_bytes=data, columns={"document": "memo"})
+    assert out == "1.50/2 0.5/1.0 "
+    with pytest.raises(TemplateError, match=r"c\.cells needs the example's CSV"):
+        render_printout(result, template="{{ targets[0].top.cells.x }}")
+
+
+def test_separation_and_head_of_unknown_names() -> None:
+    with pytest.raises(TemplateError) as caught:
+        render_printout(report_reading(), template='a\n{{ groups[0].separation("head1", "hed2") }}')
+    assert caught.value.message == (
+        'template line 2 `{{ groups[0].separation("head1", "hed2") }}`: separation: no head '
+        "'hed2' in group 'balanced_heads' (did you mean 'head2'?); heads: single_head, head1, head2"
+    )
+    with pytest.raises(TemplateError, match="did you mean 'head1_weight'"):
+        render_printout(report_reading(), template='{{ groups[0].head("head1_weigth") }}')

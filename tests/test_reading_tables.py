@@ -173,10 +173,31 @@ def test_heads_of_one_axis_and_two_heads() -> None:
     assert [row[0][0].text for row in table.rows] == [
         "a",
         "b",
-        "context · ",
-        "context · ",
-        "difference · ",
+        "context",
+        "context",
+        "difference",
     ]
     assert separations.rows[0][2][0].text == "0.5"
     [compare] = head_compare(result, Labels())
     assert [cell[0].text for cell in compare.rows[0]] == ["s", "2.0", "2.5", "0.5"]
+
+
+def test_a_long_scenario_shows_each_heads_top_tokens_and_the_rest() -> None:
+    n = LONG_GROUP + 10
+    text = "report_id,scenario,token,relation_role,x,single_weight,head1_weight\n"
+    for i in range(n):
+        a = 1 / n
+        b = (i + 1) / (n * (n + 1) / 2)
+        text += f"r,s,t{i},role,{i},{a!r},{b!r}\n"
+    result = heads_reading(
+        text,
+        document="r",
+        heads={"single": "single_weight", "h1": "head1_weight"},
+        axes={"x": ["x"]},
+    )
+    [table, _] = head_tables(result, Labels(), top=2)
+    tokens = [row[0][0].text for row in table.rows]
+    # single: equal weights, so its top 2 are the first two lines; h1: the last two
+    assert tokens[:5] == ["t0", "t1", f"t{n - 2}", f"t{n - 1}", f"… {n - 4} other lines"]
+    rest = table.rows[4]
+    assert rest[2][0].text == repr(round((n - 4) / n, 3))

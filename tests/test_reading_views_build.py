@@ -151,3 +151,8 @@ def test_a_broken_template_is_one_message_at_its_template_line(tmp_path: Path) -
     )
     assert expected in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+    from test_check import run_check
+
+    checked = run_check(site)
+    assert checked.returncode == 1
+    assert f"docs/index.md:{line}: selfattn: template line 5 `context" in checked.stdout

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mkdocs_selfattn.inline import QUANTITIES
 from mkdocs_selfattn.inline_readings import HEAD_QUANTITIES, QUESTION_QUANTITIES
-from mkdocs_selfattn.render import template_vars
+from mkdocs_selfattn.render import template_targets, template_vars
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import DEFAULT_TEMPLATES, printout_variables
 from mkdocs_selfattn.render.template_env import Described
@@ -32,11 +32,12 @@ def test_every_top_level_variable_is_documented() -> None:
 
 
 def test_every_field_of_every_record_is_documented() -> None:
-    records = [
+    records = {
         obj
-        for obj in vars(template_vars).values()
+        for module in (template_vars, template_targets)
+        for obj in vars(module).values()
         if isinstance(obj, type) and issubclass(obj, Described) and obj is not Described
-    ]
+    }
     assert len(records) == 6
     missing = [
         (record.__name__, name)

@@ -8,12 +8,14 @@ prints the way its chapter's script would.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.template_env import fill
-from mkdocs_selfattn.render.template_vars import reading_variables, target_variables
+from mkdocs_selfattn.render.template_targets import target_variables
+from mkdocs_selfattn.render.template_vars import reading_variables
 from mkdocs_selfattn.results import DocumentResult
 
 TARGETS_TEMPLATE = """\
@@ -97,13 +99,17 @@ DEFAULT_TEMPLATES = {
 
 
 def printout_variables(
-    result: DocumentResult | ReadingResult, labels: Labels | None = None, top: int = 3
+    result: DocumentResult | ReadingResult,
+    labels: Labels | None = None,
+    top: int = 3,
+    csv_bytes: bytes | None = None,
+    columns: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Every name a template of ``result``'s layout can use (docs/plugin/templates.md)."""
     label = labels or Labels()
     if isinstance(result, ReadingResult):
         return reading_variables(result, label, top)
-    return target_variables(result, label)
+    return target_variables(result, label, csv_bytes, columns)
 
 
 def render_printout(
@@ -113,13 +119,17 @@ def render_printout(
     *,
     line: int | None = None,
     top: int = 3,
+    csv_bytes: bytes | None = None,
+    columns: Mapping[str, str] | None = None,
 ) -> str:
     """The printout: ``template`` (the block's ``template:``) or the layout's default, filled.
 
     ``line`` is the page line of the block's ``template:`` key, for the message of a template
     that fails (:class:`~mkdocs_selfattn.render.template_env.TemplateError`); ``top`` is how
-    many lines ``q.top`` holds (the block's ``top:``).
+    many lines ``q.top`` holds (the block's ``top:``); ``csv_bytes`` and ``columns`` (the
+    block's ``columns:``) give a targets template its candidates' cells (``c.cells``).
     """
     layout = result.layout if isinstance(result, ReadingResult) else "targets"
     text = DEFAULT_TEMPLATES[layout] if template is None else template
-    return fill(text, printout_variables(result, labels, top), line=line)
+    variables = printout_variables(result, labels, top, csv_bytes, columns)
+    return fill(text, variables, line=line)

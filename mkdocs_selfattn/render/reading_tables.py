@@ -42,12 +42,13 @@ def _words(text: Mapping[str, str] | None) -> dict[str, str]:
     return {**DEFAULT_TEXT, **(text or {})}
 
 
-def _shown(group: GroupResult, top: int) -> list[int] | None:
-    """Line indices a long group shows (each head's top lines, CSV order); None: every line."""
+def _tops(group: GroupResult, top: int) -> tuple[list[tuple[int, ...]], list[int] | None]:
+    """Each head's best line, and the line indices a long group shows (each head's ``top``
+    lines, CSV order; None: every line), from one ranking per head."""
     if len(group.lines) <= LONG_GROUP:
-        return None
-    chosen = {i for head in group.heads for i in head.top(top)}
-    return sorted(chosen)
+        return [h.top(1) for h in group.heads], None
+    ranked = [h.top(max(top, 1)) for h in group.heads]
+    return [r[:1] for r in ranked], sorted({i for r in ranked for i in r[:top]})
 
 
 def _rest(head: HeadResult, shown: Iterable[int]) -> float:
@@ -67,7 +68,7 @@ def _vector(values: Sequence[float]) -> list[Cell]:
 def _caption(
     result: ReadingResult, group: GroupResult, labels: Labels, words: Mapping[str, str]
 ) -> list[Span]:
-    if len(result.groups) == 1 and result.layout == "questions":
+    if not group.name or (len(result.groups) == 1 and result.layout == "questions"):
         return []
     return [Span(words["group"] + " ", "strong"), *_name(labels, group.name, "strong")]
 
@@ -101,7 +102,9 @@ def _question_table(
     words: Mapping[str, str],
     top: int,
 ) -> Table:
-    best = head.top(1)
+    long = len(group.lines) > LONG_GROUP
+    ranked = head.top(max(top, 1) if long else 1)
+    best = ranked[:1]
     caption = _caption(result, group, labels, words)
     caption += [Span(" · " if caption else ""), Span(words["question"] + " ", "strong")]
     caption += [*_name(labels, head.name, "strong")]
@@ -113,8 +116,7 @@ def _question_table(
     header = tuple(
         _plain(w) for w in (words["candidate"], words["role"], words["score"], words["weight"])
     ) + tuple(_plain(a) for a in axes)
-    long = len(group.lines) > LONG_GROUP
-    order = list(head.top(top)) if long else range(len(group.lines))
+    order = list(ranked[:top]) if long else range(len(group.lines))
     rows: list[Row] = []
     for i in order:
         line = group.lines[i]
@@ -176,9 +178,8 @@ def _compare(
         _plain(words["role"]),
         *(_name(labels, h.name) for h in heads),
     )
-    shown = _shown(group, top)
+    best, shown = _tops(group, top)
     order = range(len(group.lines)) if shown is None else shown
-    best = [h.top(1) for h in heads]
     rows: list[Row] = []
     for i in order:
         line = group.lines[i]
@@ -238,9 +239,8 @@ def _head_table(
         *((Span(words["weight"] + " · "), *_name(labels, h.name)) for h in heads),
         *(_plain(f"{words['vector']} · {a}") for a in axes),
     )
-    shown = _shown(group, top)
+    best, shown = _tops(group, top)
     order = range(len(group.lines)) if shown is None else shown
-    best = [h.top(1) for h in heads]
     rows: list[Row] = []
     for i in order:
         line = group.lines[i]
@@ -258,9 +258,9 @@ def _head_table(
         for n, head in enumerate(heads):
             if key == "difference" and n == 0:
                 continue
-            label = (Span(words[key] + " · ", "em"), *_name(labels, head.name))
+            label, name = (Span(words[key], "em"),), _name(labels, head.name)
             values: tuple[float, ...] = getattr(head, pick)
-            rows.append((label, blank, *(blank for _ in heads), *_vector(values)))
+            rows.append((label, name, *(blank for _ in heads), *_vector(values)))
     align = ("l", "l", *("r" for _ in heads), *("r" for _ in axes))
     caption = _caption(result, group, labels, words)
     return Table(tuple(caption) or None, header, align, tuple(rows))

@@ -10,8 +10,9 @@ memory.
 
 from __future__ import annotations
 
+import contextvars
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import jinja2
@@ -22,6 +23,12 @@ from mkdocs_selfattn.errors import BlockError, close_matches
 
 MAX_OUTPUT = 16 * 1024 * 1024
 """Characters a printout may have: far above any script's output, far below a runaway loop's."""
+
+MAX_STEPS = 20_000_000
+"""Items a printout may read from ``range`` and the records' line lists, all loops together: a
+million lines read by three questions is 3,000,000; two loops nested over them would never end."""
+
+_steps: contextvars.ContextVar[list[int]] = contextvars.ContextVar("template_steps")
 
 _TEMPLATE_FILE = "<template>"
 
@@ -52,6 +59,57 @@ class Cells(dict[str, str]):
 
 class Named(dict[str, Any]):
     """A mapping of head, question or group names (``g.contexts.head1``)."""
+
+
+def spend(count: int = 1) -> None:
+    """Count items a template reads; past :data:`MAX_STEPS` the printout stops with a message."""
+    steps = _steps.get(None)
+    if steps is None:
+        return
+    steps[0] += count
+    if steps[0] > MAX_STEPS:
+        raise _TooLongError(
+            f"the template reads more than {MAX_STEPS:,} items; loop over fewer lines"
+        )
+
+
+class _TooLongError(Exception):
+    """A template past :data:`MAX_STEPS` (raised through Jinja2, reported as one message)."""
+
+
+class _Counted(Sequence[int]):
+    """``range`` for templates: the same numbers, each one counted by :func:`spend`."""
+
+    def __init__(self, numbers: range) -> None:
+        self._numbers = numbers
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._numbers[index]
+
+    def __iter__(self) -> Iterator[int]:
+        for number in self._numbers:
+            spend()
+            yield number
+
+
+class Numbers(list[float]):
+    """A head's per-line numbers (``h.weights``): a list that prints as one, whose items a loop
+    reads against the :func:`spend` budget."""
+
+    def __iter__(self) -> Iterator[float]:
+        for number in super().__iter__():
+            spend()
+            yield number
+
+
+def _range(*args: int) -> _Counted:
+    numbers = range(*args)
+    if len(numbers) > MAX_STEPS:
+        raise _TooLongError(f"range of {len(numbers):,} numbers; a template may read {MAX_STEPS:,}")
+    return _Counted(numbers)
 
 
 def r3(value: Any) -> Any:
@@ -119,6 +177,7 @@ def environment() -> ImmutableSandboxedEnvironment:
     env.filters["r3"] = r3
     del env.filters["random"]
     del env.globals["lipsum"]
+    env.globals["range"] = _range
     return env
 
 
@@ -145,6 +204,7 @@ def fill(text: str, variables: Mapping[str, Any], line: int | None = None) -> st
         raise TemplateError(_syntax_message(text, exc), line=line) from None
     parts: list[str] = []
     size = 0
+    token = _steps.set([0])
     try:
         for chunk in template.generate(variables):
             size += len(chunk)
@@ -159,10 +219,14 @@ def fill(text: str, variables: Mapping[str, Any], line: int | None = None) -> st
         raise
     except RecursionError:
         raise TemplateError(_located(text, None, "calls itself too deeply"), line=line) from None
+    except _TooLongError as exc:
+        raise TemplateError(_located(text, _template_line(exc), str(exc)), line=line) from None
     except Exception as exc:  # a template may fail in any way; the author gets one line
         raise TemplateError(
             _located(text, _template_line(exc), _describe(exc, variables)), line=line
         ) from None
+    finally:
+        _steps.reset(token)
     return "".join(parts)
 
 

@@ -5,7 +5,7 @@ Records are built lazily: a file of a million lines read by three questions must
 for a template that prints the top three. Lists stay Python lists, so ``{{ x }}`` prints exactly
 what the chapter's ``print(x)`` would; with a single axis, contexts, baselines, shifts,
 differences and vectors are plain numbers (the P5-13.1 printout's ``context = 4.685``). The
-targets layout keeps lists always, as P5-13.2's printout has always printed them.
+targets layout's records are in :mod:`template_targets`.
 
 docs/plugin/templates.md documents every name below; keep the two in step.
 """
@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, TypeVar, overload
 
+from mkdocs_selfattn.errors import did_you_mean
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.template_env import Cells, Described, Named
-from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
+from mkdocs_selfattn.render.template_env import Cells, Described, Named, Numbers, spend
 
 T = TypeVar("T")
 
@@ -48,7 +48,9 @@ class Lazy(Sequence[T]):
         return self._make(index)
 
     def __iter__(self) -> Iterator[T]:
-        return (self._make(i) for i in range(self._count))
+        for i in range(self._count):
+            spend()
+            yield self._make(i)
 
     def __repr__(self) -> str:
         return f"<{self._count} items>"
@@ -57,67 +59,6 @@ class Lazy(Sequence[T]):
 def _axes(values: Sequence[float], single: bool) -> Any:
     """One number for a one-axis example, else a list (how the scripts print it)."""
     return values[0] if single and len(values) == 1 else list(values)
-
-
-# ------------------------------------------------------------------------------ targets layout
-
-
-class CandidateVars(Described):
-    kind = "candidate"
-    fields = ("token", "index", "display", "role", "score", "weight", "vector")
-
-    def __init__(self, cand: CandidateResult, labels: Labels) -> None:
-        self.token = cand.token
-        self.index = cand.index
-        self.display = labels(cand.token, cand.index)
-        self.role = cand.role
-        self.score = cand.score
-        self.weight = cand.weight
-        self.vector = list(cand.vector)
-
-
-class TargetVars(Described):
-    kind = "target"
-    fields = (
-        "token",
-        "index",
-        "display",
-        "candidates",
-        "representation",
-        "shift",
-        "top",
-        "groups",
-    )
-
-    def __init__(self, target: TargetResult, labels: Labels) -> None:
-        self.token = target.target
-        self.index = target.target_index
-        self.display = labels(target.target, target.target_index)
-        self.candidates = [CandidateVars(c, labels) for c in target.candidates]
-        self.representation = list(target.representation)
-        self.shift = list(target.shift)
-        self.groups = Named(target.groups)
-        top = [c for c in self.candidates if (c.token, c.index) == (target.top, target.top_index)]
-        self.top = top[0] if top else CandidateVars(_bare(target), labels)
-
-
-def _bare(target: TargetResult) -> CandidateResult:
-    return CandidateResult(target.top, target.top_index, "", 0.0, 0.0, ())
-
-
-def target_variables(result: DocumentResult, labels: Labels) -> dict[str, Any]:
-    """The targets layout (P5-13.2): a document's targets in CSV order."""
-    return {
-        "layout": "targets",
-        "source": result.source,
-        "csv_rows": result.csv_rows,
-        "document": result.document,
-        "document_rows": result.document_rows,
-        "vector_columns": list(result.vector_columns),
-        "baseline": list(result.baseline),
-        "temperature": result.temperature,
-        "targets": [TargetVars(t, labels) for t in result.targets],
-    }
 
 
 # ------------------------------------------------------------------- questions and heads layouts
@@ -237,16 +178,16 @@ class HeadVars(Described):
         return HeadLineVars(group.lines[at], group, at, self._shared, self._head)
 
     @cached_property
-    def values(self) -> list[float]:
-        return list(self._head.values)
+    def values(self) -> Numbers:
+        return Numbers(self._head.values)
 
     @cached_property
-    def scores(self) -> list[float]:
+    def scores(self) -> Numbers:
         return self.values
 
     @cached_property
-    def weights(self) -> list[float]:
-        return list(self._head.weights)
+    def weights(self) -> Numbers:
+        return Numbers(self._head.weights)
 
     @cached_property
     def lines(self) -> Lazy[HeadLineVars]:
@@ -313,8 +254,10 @@ class GroupVars(Described):
         except ValueError:
             names = [h.name for h in self.heads]
             wrong = next(n for n in (first, second) if n not in names and not self._column(n))
+            hint = did_you_mean(wrong, names)
             raise ValueError(
-                f"separation: no head '{wrong}' in group '{self.name}'; heads: {', '.join(names)}"
+                f"separation: no head '{wrong}' in group '{self.name}'{hint}; "
+                f"heads: {', '.join(names)}"
             ) from None
 
     def head(self, name: str) -> HeadVars:
@@ -322,8 +265,10 @@ class GroupVars(Described):
         for head in self.heads:
             if name in (head.name, head.column):
                 return head
-        names = ", ".join(h.name for h in self.heads)
-        raise ValueError(f"head: no head '{name}' in group '{self.name}'; heads: {names}")
+        names = [h.name for h in self.heads]
+        hint = did_you_mean(name, [*names, *(h.column for h in self.heads)])
+        listed = ", ".join(names)
+        raise ValueError(f"head: no head '{name}' in group '{self.name}'{hint}; heads: {listed}")
 
     def _column(self, name: str) -> bool:
         return any(h.column == name for h in self.heads)
