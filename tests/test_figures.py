@@ -22,13 +22,13 @@ from figure_fixtures import SVG, document, texts_by_id
 from reading_fixtures import heads_reading, manual_reading, questions_reading, report_reading
 
 from mkdocs_selfattn.readings import ReadingResult
-from mkdocs_selfattn.render.chart import render_chart
+from mkdocs_selfattn.render.chart import MAX_BARS, render_chart
 from mkdocs_selfattn.render.chart_context import (
     figure_problem,
     render_context_chart,
-    render_context_space,
     render_separation_chart,
 )
+from mkdocs_selfattn.render.chart_space import render_context_space
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 
@@ -292,6 +292,15 @@ def measured(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     return found
 
 
+def _shown(series: int, candidates: int) -> int:
+    """Bars per series: every candidate while the chart has room (40, and at most 60 bars in
+    all), else the top ones and one "N others"."""
+    per_series = MAX_BARS // series
+    if candidates <= min(40, per_series):
+        return candidates
+    return min(20, per_series - 1) + 1
+
+
 def _overlaps(a: Any, b: Any) -> bool:
     return bool(a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1)
 
@@ -315,8 +324,9 @@ def test_value_labels_never_overlap_at_three_or_more_targets(
         [f"target{t}" for t in range(targets)], [f"c{i:02d}" for i in range(candidates)]
     )
     render_chart(result, Labels())
-    assert _assert_apart(measured, "value_") == targets * candidates
-    assert _assert_apart(measured, "candidate_") == candidates
+    shown = _shown(targets, candidates)
+    assert _assert_apart(measured, "value_") == targets * shown
+    assert _assert_apart(measured, "candidate_") == shown
     values = [v for k, v in measured.items() if k.startswith("value_")]
     names = [v for k, v in measured.items() if k.startswith("candidate_")]
     for name in names:
@@ -334,9 +344,9 @@ def test_value_labels_never_overlap_for_three_heads_and_all_questions(
     render_chart(*report)
     assert _assert_apart(measured, "value_") == 27
     assert _assert_apart(measured, "candidate_") == 9
-    render_chart(*manual)  # three questions × 40 lines
-    assert _assert_apart(measured, "value_") == 120
-    assert _assert_apart(measured, "candidate_") == 40
+    render_chart(*manual)  # three questions × 40 lines: the top 19 and "21 others"
+    assert _assert_apart(measured, "value_") == 3 * 20
+    assert _assert_apart(measured, "candidate_") == 20
 
 
 def test_the_seed_chart_is_drawn_as_before(measured: dict[str, Any]) -> None:
@@ -405,7 +415,7 @@ def test_a_target_with_5000_candidates_in_the_targets_layout() -> None:
     result = document(["it", "that", "this"], [f"candidate_{i:04d}" for i in range(5000)])
     svg = render_chart(result, Labels()).svg
     texts = texts_by_id(svg)
-    assert texts["candidate_20"] == "4980 others"
+    assert texts["candidate_19"] == "4981 others"  # three series: 19 bars each, and the rest
     source = render_mermaid(result, Labels())
     assert "4980 others" in source
     assert max(len(line) for line in source.splitlines()) < 1500
@@ -438,3 +448,16 @@ def test_negative_contexts_keep_their_values_off_the_names(measured: dict[str, A
     values = [v for k, v in measured.items() if k.startswith("value_")]
     assert not any(_overlaps(n, v) for n in names for v in values)
     _assert_apart(measured, "value_")
+
+
+def test_a_long_question_is_shortened_in_the_legend_with_its_full_text_as_tooltip() -> None:
+    question = "What does the operator have to confirm, in writing, before the restart? " * 3
+    result = questions_reading(
+        _manual_text(), queries={question: "score_flow_limit", "b": "score_pressure_hold"}
+    )
+    svg = render_chart(result, Labels()).svg
+    texts = texts_by_id(svg)
+    assert "…" in texts["series_0"]
+    assert len(texts["series_0"]) < 50
+    assert f"<title>{question}</title>" in svg
+    assert "series_1" not in texts  # "b" fits: no id, no tooltip

@@ -151,3 +151,18 @@ def test_check_tests_the_figures_without_drawing_them(figures_site: Site) -> Non
         page.write_text(text, "utf-8")
     assert failed.returncode == 1
     assert "has one (evidence_signal)" in failed.stdout + failed.stderr
+
+
+def test_figures_drawn_in_a_worker_and_in_the_build_are_the_same_bytes(
+    figures_site: Site, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    site = new_site(
+        tmp_path_factory.mktemp("figures-inline"),
+        course_csv=False,
+        plugin_options={"chart_workers": 0},
+    )
+    _copy_data(site)
+    site.page("index.md", (figures_site.docs / "index.md").read_text(encoding="utf-8"))
+    done = site.run()
+    assert done.returncode == 0, done.stderr
+    assert _svgs(site.html()) == _svgs(figures_site.html())

@@ -26,7 +26,7 @@ from mkdocs_selfattn.render.chart_svg import (
 from mkdocs_selfattn.render.chart_svg import (
     chart_words as _words,
 )
-from mkdocs_selfattn.render.figure_text import fold, keep_top, shorten, summed
+from mkdocs_selfattn.render.figure_text import ALL_ITEMS, TOP_ITEMS, fold, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value
 from mkdocs_selfattn.results import DocumentResult
 
@@ -63,6 +63,14 @@ many); the rest are the words of the ``context_chart``, ``separation_chart`` and
 ``context_space`` views (``{axis}``: the axis name, ``{n}``: how many axes)."""
 
 
+LEGEND_WIDTH = 48
+"""Columns a legend entry may take: longer questions are shortened, in full in their tooltip."""
+
+MAX_BARS = 60
+"""Most bars a weight chart draws: with more series, fewer candidates (the top ones, then
+"N others"), so that its upright labels fit a page column without shrinking out of sight."""
+
+
 @dataclass(frozen=True)
 class Weights:
     """A weight chart's data, whatever the layout: series over candidates, full labels."""
@@ -89,7 +97,13 @@ def render_chart(
     words = _words(DEFAULT_TEXT, text)
     data = weights_of(result, PrintableLabels(labels), query)
     title = None if title is None else printable(title)
-    kept = keep_top(len(data.candidates), lambda i: max((w[i] for w in data.weights), default=0))
+    per_series = MAX_BARS // max(len(data.series), 1)
+    kept = keep_top(
+        len(data.candidates),
+        lambda i: max((w[i] for w in data.weights), default=0),
+        show_all=min(ALL_ITEMS, per_series),
+        top=max(1, min(TOP_ITEMS, per_series - 1)),
+    )
     names = [data.candidates[i] for i in kept.items]
     if kept.others:
         names.append(words["others"].replace("{n}", str(len(kept.others))))
@@ -101,12 +115,15 @@ def render_chart(
     }
     series = []
     summary = []
-    for label, ws in zip(data.series, data.weights, strict=True):
+    for s, (label, ws) in enumerate(zip(data.series, data.weights, strict=True)):
         values = [ws[i] for i in kept.items]
         if kept.others:
             values.append(summed(ws, kept.others))
         texts = tuple(format_value(v, number_format) for v in values)
-        series.append(Series(label, tuple(values), texts))
+        short = shorten(label, LEGEND_WIDTH)
+        if short != label:
+            tooltips[f"series_{s}"] = label
+        series.append(Series(short, tuple(values), texts))
         summary.append(
             f"{label}: "
             + ", ".join(f"{n} {format_value(v, None)}" for n, v in zip(names, values, strict=True))
@@ -120,11 +137,12 @@ def render_chart(
         heading=title if title is not None else words["chart_title"],
         legend=True,  # even one series: the legend says which question or head it is
         muted=frozenset({len(kept.items)} if kept.others else ()),
+        shortened=frozenset(int(k.split("_")[1]) for k in tooltips if k.startswith("series_")),
     )
 
     def draw(fig: object) -> Drawn:
-        draw_bars(fig, bars, style)
-        return Drawn(heading, "; ".join(summary), tooltips)
+        dense = draw_bars(fig, bars, style)
+        return Drawn(heading, "; ".join(summary), tooltips, dense)
 
     return draw_svg(style, draw)
 

@@ -21,6 +21,10 @@ from mkdocs_selfattn.render.chart_svg import SENTINEL, ChartStyle
 GAP = 1.0
 """Points of air kept between two texts."""
 
+UPRIGHT_GAP = 2.5
+"""Points of air between two upright texts: browsers box a text by its line height (about
+1.2 em), wider than the glyphs matplotlib measures, and upright that height lies across."""
+
 
 @dataclass(frozen=True)
 class Series:
@@ -44,14 +48,20 @@ class Bars:
     """A weight chart: the y range is [0, 1] at most. Otherwise it holds every value, signed."""
     muted: frozenset[int] = field(default_factory=frozenset)
     """Categories drawn hatched: a reference (the baseline) or a summary ("N others")."""
+    shortened: frozenset[int] = field(default_factory=frozenset)
+    """Series whose legend label was shortened: its text gets the id ``series_N``, for the
+    tooltip with the full label."""
 
 
-def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> None:
+def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
     """Bars, their values, the category names and the two axis titles, as plain artists.
 
     The axes' own machinery is switched off: every bar carries its value, so the chart needs no
     y ticks, and drawing the x axis by hand (a baseline and one text per category) instead of
     through ticks, tick labels and annotations made a chart about 40 % cheaper to draw.
+
+    Returns whether the texts had to be fitted (turned upright, or the figure widened): such a
+    chart is dense, and must not be shown much smaller than drawn (see :func:`chart_svg.draw_svg`).
     """
     from matplotlib.transforms import blended_transform_factory, offset_copy
 
@@ -119,7 +129,13 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> None:
     if bars.heading:
         ax.set_title(bars.heading)
     legend = ax.legend(title=None, loc="upper right", fontsize=8) if bars.legend else None
-    _fit(fig, ax, value_texts, names, axis_x, patches, legend, bars, points)
+    dense = _fit(fig, ax, value_texts, names, axis_x, patches, legend, bars, points)
+    shown = ax.get_legend()
+    if shown is not None:
+        for s, text in enumerate(shown.get_texts()):
+            if s in bars.shortened:
+                text.set_gid(f"series_{s}")
+    return dense
 
 
 def _y_range(values: Sequence[float], weights: bool) -> tuple[float, float]:
@@ -164,11 +180,13 @@ def _fit(
     legend: Any,
     bars: Bars,
     points: Any,
-) -> None:
+) -> bool:
     renderer = _renderer(fig)
     gap = GAP * fig.dpi / 72
-    upright_values = overlapping(boxes(values, renderer), gap)
-    upright_names = overlapping(boxes(names, renderer), gap)
+    value_boxes = boxes(values, renderer)
+    name_boxes = boxes(names, renderer)
+    upright_values = overlapping(value_boxes, gap)
+    upright_names = overlapping(name_boxes, gap)
     if upright_values:
         for text in values:
             text.set_rotation(90)
@@ -176,25 +194,35 @@ def _fit(
     if upright_names:
         for text in names:
             text.set_rotation(90)
-    # Upright texts side by side need one text height (plus air) per bar, or a wider figure.
-    for _ in range(4):
-        crowded = [group for group in (values, names) if overlapping(boxes(group, renderer), gap)]
-        if not crowded:
-            break
-        fig.set_size_inches(
-            fig.get_figwidth() * _spread(crowded, renderer, gap), fig.get_figheight()
-        )
-        renderer = _renderer(fig)
-    below = boxes(names, renderer)
-    if upright_names or _touches(axis_x.get_window_extent(renderer), below):
+    if upright_values or upright_names:
+        # Upright texts side by side need one text height (plus air) per bar, or a wider figure.
+        upright = UPRIGHT_GAP * fig.dpi / 72
+        groups = [
+            (values, upright if upright_values else gap),
+            (names, upright if upright_names else gap),
+        ]
+        for _ in range(4):
+            crowded = [(g, air) for g, air in groups if overlapping(boxes(g, renderer), air)]
+            if not crowded:
+                break
+            fig.set_size_inches(
+                fig.get_figwidth() * _spread(crowded, renderer), fig.get_figheight()
+            )
+            renderer = _renderer(fig)
+        name_boxes = boxes(names, renderer)
+    # Texts that stayed as drawn keep their first measurement: a chart that fits is measured once.
+    if upright_names or _touches(axis_x.get_window_extent(renderer), name_boxes):
         _room_below(fig, ax, names, axis_x, renderer, points)
         renderer = _renderer(fig)
     if upright_values:
         _room_above(ax, values, renderer)
     if legend is not None:
-        covered = boxes(values, renderer) + [p.get_window_extent(renderer) for p in patches]
+        if upright_values or upright_names:
+            value_boxes = boxes(values, renderer)
+        covered = value_boxes + [p.get_window_extent(renderer) for p in patches]
         if _touches(legend.get_window_extent(renderer), covered):
             _legend_above(fig, ax, legend, bars, renderer)
+    return upright_values or upright_names
 
 
 def _renderer(fig: Any) -> Any:
@@ -205,10 +233,11 @@ def _renderer(fig: Any) -> Any:
     return canvas.get_renderer()
 
 
-def _spread(groups: Sequence[list[Any]], renderer: Any, gap: float) -> float:
-    """How much wider the figure must be for the crowded texts to stand apart."""
+def _spread(groups: Sequence[tuple[list[Any], float]], renderer: Any) -> float:
+    """How much wider the figure must be for the crowded texts to stand apart (each group with
+    its own air between texts)."""
     need = 1.05
-    for group in groups:
+    for group, gap in groups:
         found = sorted(boxes(group, renderer), key=lambda b: (b.x0 + b.x1) / 2)
         for a, b in itertools.pairwise(found):
             step = (b.x0 + b.x1) / 2 - (a.x0 + a.x1) / 2

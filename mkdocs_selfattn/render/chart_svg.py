@@ -52,6 +52,14 @@ class Drawn:
     """The accessible description: every number the chart shows."""
     tooltips: dict[str, str] = field(default_factory=dict)
     """Artist id → full text, for labels the figure had to shorten (an SVG ``<title>``)."""
+    dense: bool = False
+    """Texts were fitted closely (upright, or the figure widened): the SVG gets a minimum width
+    (:data:`DENSE_SCALE` of its own), so a narrow page scrolls it instead of shrinking its text
+    below what browsers draw at its size (Chromium enlarges text under 6 px)."""
+
+
+DENSE_SCALE = 0.8
+"""Smallest scale a dense chart is shown at: its 7 pt upright labels stay above 7 px."""
 
 
 Draw = Callable[[Any], Drawn]
@@ -142,7 +150,12 @@ def draw_svg(
         {chr(int(n)) for w in caught for n in re.findall(r"Glyph (\d+) \(", str(w.message))}
     )
     key = hashlib.sha256(buffer.getvalue().encode("utf-8")).hexdigest()[:10]
-    return ChartOutput(finish_svg(buffer.getvalue(), key, drawn), missing)
+    svg = finish_svg(buffer.getvalue(), key, drawn)
+    if drawn.dense:
+        # The stylesheet caps a chart at the column's width; a dense one keeps most of its own.
+        least = round(fig.get_figwidth() * 96 * DENSE_SCALE)
+        svg = svg.replace("<svg ", f'<svg style="min-width: {least}px; max-width: none" ', 1)
+    return ChartOutput(svg, missing)
 
 
 _XML_PROLOG = re.compile(r"^.*?(<svg\b)", re.S)

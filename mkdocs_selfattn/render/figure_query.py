@@ -38,10 +38,19 @@ def draw_figure(
             query=query,
         )
     else:
-        from mkdocs_selfattn.render.chart_context import FIGURES
+        from mkdocs_selfattn.render.chart_context import (
+            render_context_chart,
+            render_separation_chart,
+        )
+        from mkdocs_selfattn.render.chart_space import render_context_space
 
+        figures = {
+            "context_chart": render_context_chart,
+            "separation_chart": render_separation_chart,
+            "context_space": render_context_space,
+        }
         assert isinstance(result, ReadingResult), name
-        out = FIGURES[name](
+        out = figures[name](
             result,
             labels,
             style=style,
