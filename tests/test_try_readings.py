@@ -190,3 +190,30 @@ def test_normalised_heads_keep_the_cells_as_given(project: Path) -> None:
     text = example.csv_bytes.decode("utf-8")
     cells = [utf16_slice(text, (a, b)) for a, b in head1["cells"]]
     assert [float(c) for c in cells] == head1["values"]
+
+
+ODD_CSV = (
+    "\ufeffline_id,section,text,evidence_signal,score_a\r\n"
+    'L1,s,"two\r\nlines, 한",3.0,1.5\r\n'
+    "\r\n"
+    'L2,s,"x ""q""",2,  -0.5 \r\n'
+    'L3,t,plain,4,"2.25"\r\n'
+)
+
+
+def test_cells_are_found_in_any_saved_form(project: Path) -> None:
+    """A BOM, CRLF, a quoted line break, a blank line, spaces and a quoted number: each score
+    cell's span still covers exactly that cell, so a download changes nothing else."""
+    (project / "docs" / "course" / "odd.csv").write_bytes(ODD_CSV.encode("utf-8"))
+    block = (
+        "```selfattn\ncsv: odd.csv\ncolumns: {candidate: line_id, role: section}\n"
+        "vectors: [evidence_signal]\nqueries: {q: score_a}\nshow: [try]\n```\n"
+    )
+    pipeline, example = _load(project, block)
+    _, out = _view(pipeline, example, "try")
+    data = _data(out)
+    text = example.csv_bytes.decode("utf-8-sig")
+    cells = [utf16_slice(text, (a, b)) for a, b in data["groups"][0]["heads"][0]["cells"]]
+    assert cells == ["1.5", "  -0.5 ", '"2.25"']
+    assert data["csv"]["bom"] is True
+    assert data["csv"]["text"] == text
