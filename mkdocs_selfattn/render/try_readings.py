@@ -23,8 +23,7 @@ from mkdocs_selfattn.render.try_csv import Span, field_spans
 from mkdocs_selfattn.render.try_view import DATA_VERSION, EMBED_LIMIT, cell_value, view_words
 
 OVERRIDABLE: tuple[str, ...] = ("question", "group", "head", "context", "difference", "sum")
-OVERRIDABLE += ("vector", "rescale")
-OVERRIDABLE += ("separation",)
+OVERRIDABLE += ("vector", "rescale", "separation")
 """The block's ``text:`` keys this layout adds to the try view's own."""
 
 
@@ -79,7 +78,6 @@ def reading_try_data(
                 {
                     "kind": "group",
                     "label": labels(group.name),
-                    "raw": group.name,
                     **base,
                     "reference": 0,
                     "heads": heads,
@@ -94,8 +92,7 @@ def reading_try_data(
             sections.append(
                 {
                     "kind": "question",
-                    "label": head["label"] + (f" · {place}" if place else ""),
-                    "raw": head["name"],
+                    "label": head["name"] + (f" · {place}" if place else ""),
                     **base,
                     "reference": None,
                     "heads": [{**head, "name": ""}],
@@ -145,7 +142,6 @@ def _head(
     weights = dict(head.groups)
     return {
         "name": labels(head.name),
-        "label": labels(head.name),
         "column": head.column,
         "mode": "given" if head.given else "softmax",
         "values": list(head.values),
