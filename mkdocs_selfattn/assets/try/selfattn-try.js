@@ -618,13 +618,13 @@
             canRescale = canRescale || r.total > 0;
           } else why.push(W.refused_value.replace("{head}", name));
         });
-        refusalText.textContent = why.join(" ");
+        say(refusalText, why.join(" "));
         rescale.hidden = !canRescale;
         outCells.concat(sepCells).forEach(function (cell) {
           cell.textContent = "—";
           cell.removeAttribute("data-v");
         });
-        summary.textContent = " · —";
+        say(summary, " · —");
         return;
       }
       var main = out.heads[0];
@@ -647,7 +647,7 @@
         var who = out.heads.length > 1 ? " (" + group.heads[hi].name + ")" : "";
         data.named.forEach(function (item, n) { parts.push(item.name + who + ": " + formatValue(r.named[n], data.format)); });
       });
-      summary.textContent = " · " + parts.join(" · ");
+      say(summary, " · " + parts.join(" · "));
     }
 
     function showWeights(out) {
@@ -708,6 +708,12 @@
         r.shift.forEach(function (v, a) { setNum(cells[g].shift[a], formatRound(v), v); });
       },
     };
+  }
+
+  // Live regions speak when their text is set, even to the same text: set only changes, so
+  // a screen reader hears the groups an edit moved, not every group of the example.
+  function say(node, text) {
+    if (node.textContent !== text) node.textContent = text;
   }
 
   function setNum(cell, text, v) {
