@@ -194,6 +194,16 @@ def test_heads_edits_follow_the_sum_rule(
     box(page, 2, 2, 1).fill("0.2")
     edits[(2, 2, 1)] = "0.2"
     assert check(page, case, edits)
+    # At the tolerance: the page draws the line where the build draws it, bit for bit.
+    outcomes = []
+    for value in ["0.3000000009", "0.300000001", "0.3000000011", "0.2999999991", "0.2999999989"]:
+        box(page, 1, 0, 2).fill(value)
+        edits[(1, 0, 2)] = value
+        outcomes.append(check(page, case, edits))
+    assert True in outcomes
+    assert False in outcomes
+    box(page, 1, 0, 2).fill("0.3")
+    edits[(1, 0, 2)] = "0.3"
     rng = random.Random(133)
     accepted = refused = 0
     for _ in range(60):
