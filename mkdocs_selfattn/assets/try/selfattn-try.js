@@ -723,19 +723,23 @@
 
   function rangeFor(head, i) {
     var lo, hi, step;
+    // Once per head, not per row: a question may read thousands of lines.
+    if (!head.span) {
+      head.span = [Infinity, -Infinity];
+      head.values.forEach(function (v) { head.span = [Math.min(head.span[0], v), Math.max(head.span[1], v)]; });
+    }
+    var min = head.span[0];
+    var max = head.span[1];
     if (head.mode === "softmax") {
-      // Once per head, not per row: a question may read thousands of lines.
-      if (!head.span) {
-        head.span = [Infinity, -Infinity];
-        head.values.forEach(function (v) { head.span = [Math.min(head.span[0], v), Math.max(head.span[1], v)]; });
-      }
-      var min = head.span[0];
-      var max = head.span[1];
       step = Math.pow(10, Math.round(Math.log10(Math.max(max - min, 1) / 50)));
       lo = Math.floor((min - 2 * Math.max(1, step * 20)) / step) * step;
       hi = Math.ceil((max + 2 * Math.max(1, step * 20)) / step) * step;
     } else {
-      lo = 0; hi = 1; step = 0.01;
+      // Given weights: 0 to 1, or to a power of ten above them (weights to be normalised
+      // may be written as percentages or counts).
+      lo = 0;
+      hi = max > 1 ? Math.pow(10, Math.ceil(Math.log10(max))) : 1;
+      step = hi / 100;
     }
     var range = el("input", { type: "range", min: pyRepr(pyRound(lo, 6)), max: pyRepr(pyRound(hi, 6)), step: String(step) });
     range.value = String(head.values[i]);
