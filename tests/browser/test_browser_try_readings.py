@@ -154,6 +154,7 @@ def test_questions_split_by_a_group_column(
     case = cases["split"]
     page = tab("split/")
     assert page.locator(".selfattn-try-group").count() == 14
+    assert page.locator(".selfattn-try-table th", has_text=WORDS["role"]).count() == 0  # none
     edits: Edits = {}
     check(page, case, edits, 1.0)
     rng = random.Random(1331)

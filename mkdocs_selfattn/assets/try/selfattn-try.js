@@ -387,7 +387,8 @@
       head.appendChild(el("th", { scope: "col" }, (h.mode === "softmax" ? W.score : W.weight) + suffix));
     });
     if (given) axisNames.forEach(function (n) { head.appendChild(el("th", { scope: "col" }, W.vector + " " + n)); });
-    head.appendChild(el("th", { scope: "col" }, W.role));
+    var roles = group.rows.some(function (row) { return row.role !== ""; }); // a role column?
+    if (roles) head.appendChild(el("th", { scope: "col" }, W.role));
     table.appendChild(el("thead")).appendChild(head);
     var body = el("tbody");
     var rowInputs = [];
@@ -454,7 +455,7 @@
           tr.appendChild(vc);
         });
       }
-      tr.appendChild(el("td", {}, row.role));
+      if (roles) tr.appendChild(el("td", {}, row.role));
       rows[i] = tr;
       markEdited(i);
       return tr;
@@ -497,7 +498,7 @@
         sumCells.push(sc);
         foot.appendChild(sc);
       });
-      foot.appendChild(el("td", { colspan: axisNames.length + 1 }));
+      foot.appendChild(el("td", { colspan: axisNames.length + (roles ? 1 : 0) }));
       table.appendChild(el("tfoot")).appendChild(foot);
     }
     box.appendChild(table);
