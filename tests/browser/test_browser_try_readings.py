@@ -91,7 +91,8 @@ def tab(browser: Any, served: tuple[Site, str]) -> Iterator[Callable[..., Any]]:
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.errors = errors
         page.goto(base + url, wait_until="load")
-        page.wait_for_selector(".selfattn-try-ui [data-q=context]")
+        if options.get("java_script_enabled", True):
+            page.wait_for_selector(".selfattn-try-ui [data-q=context]")
         return page
 
     yield open_tab
@@ -359,6 +360,15 @@ def test_phone_width(tab: Callable[..., Any], cases: dict[str, Case], url: str) 
     )
     assert all(names)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+@pytest.mark.parametrize("url", ["manual/", "heads/"])
+def test_without_javascript_the_note_shows(tab: Callable[..., Any], url: str) -> None:
+    page = tab(url, java_script_enabled=False)
+    note = page.locator(".selfattn-try-nojs")
+    assert note.is_visible()
+    assert note.inner_text() == WORDS["nojs"]
+    assert page.locator("a.selfattn-try-json").get_attribute("href")
 
 
 INIT_AGAIN = """
