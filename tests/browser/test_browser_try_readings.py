@@ -1,8 +1,9 @@
 """The try view of the questions (P5-13.1) and heads (P5-13.3) layouts in Chromium: after every
 edit through the page's own controls, every number it shows is the build's number for the edited
 CSV (the pipeline run in this process), unrounded ones bit for bit; a CSV the build would refuse
-shows the reason instead of numbers. Reset, download (recomputed with the CLI), instant
-navigation, both palettes, a phone's width; timings go to test-artifacts/try-readings-metrics.json.
+shows the reason instead of numbers. Reset, the download (recomputed with the CLI) and the
+published results; thousands of lines. The reader's side (navigation, palettes, phone, no
+JavaScript, timings) is in test_browser_try_readings_page.py.
 """
 
 from __future__ import annotations
