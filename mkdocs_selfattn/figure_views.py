@@ -2,7 +2,7 @@
 
 Each is one function of the :data:`views.VIEWS` registry; they share one path (:func:`_figure`):
 the figure's own check, then the cache, a worker or a drawing here, the chart's cache key and the
-words of the page's language. What each draws is :mod:`render.figure_query`'s registry.
+words of the page's language. What each draws is :func:`render.figure_query.draw_figure`'s.
 """
 
 from __future__ import annotations
@@ -50,18 +50,13 @@ def context_space_view(
     return _figure(pipeline, example, view, line, out, "context_space")
 
 
-def view_query(view: ViewOptions) -> str | None:
-    """The block's ``query:``: which question or head a figure shows."""
-    return view.query
-
-
 def _figure(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered, name: str
 ) -> Piece:
     """Any chart view: checked, then from the cache, a worker or drawn here."""
     from mkdocs_selfattn.render.chart_context import figure_problem
 
-    query = view_query(view)
+    query = view.query
     problem = None if name == "chart" else figure_problem(example.result, name)
     if problem is not None:
         raise BlockError(problem, line=line)
@@ -134,7 +129,7 @@ def chart_key(
     return content_key(
         "chart",
         name or "chart",
-        None if name is None else view_query(view),
+        None if name is None else view.query,
         __version__,
         code_fingerprint(),
         CHART_FORMAT,

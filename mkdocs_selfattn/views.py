@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.block_errors import MERMAID_FENCE_MISSING, error_html
 from mkdocs_selfattn.errors import BlockError
-from mkdocs_selfattn.figure_views import (  # chart_key & co.: the pipeline's, through here
+
+# The pipeline imports the figures' cache helpers from here, with the views.
+from mkdocs_selfattn.figure_views import (
     cached_chart as cached_chart,
 )
 from mkdocs_selfattn.figure_views import (

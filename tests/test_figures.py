@@ -433,8 +433,8 @@ def test_two_line_names_keep_the_axis_title_below_them(
         names = [v for k, v in measured.items() if k.startswith("candidate_")]
         _assert_apart(measured, "candidate_")
         _assert_apart(measured, "value_")
-        if "axis_candidate" in measured:
-            assert not any(_overlaps(measured["axis_candidate"], n) for n in names)
+        if "axis_candidate" in measured:  # under every name, not beside a two-line one
+            assert all(measured["axis_candidate"].y1 <= n.y0 for n in names)
 
 
 def test_negative_contexts_keep_their_values_off_the_names(measured: dict[str, Any]) -> None:
@@ -461,3 +461,63 @@ def test_a_long_question_is_shortened_in_the_legend_with_its_full_text_as_toolti
     assert len(texts["series_0"]) < 50
     assert f"<title>{question}</title>" in svg
     assert "series_1" not in texts  # "b" fits: no id, no tooltip
+
+
+def test_context_space_of_many_groups_keeps_its_legend_inside(measured: dict[str, Any]) -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    for g in range(24):
+        rows += [
+            f"r,scenario_{g:02d},x,p,{g / 10},1.0,0.5,0.25",
+            f"r,scenario_{g:02d},y,p,1.0,{g / 7},0.5,0.75",
+        ]
+    result = heads_reading(
+        "\n".join(rows) + "\n",
+        document="r",
+        heads={"h1": "w1", "h2": "w2"},
+        axes={"a": ["a"], "b": ["b"]},
+    )
+    svg = render_context_space(result, Labels()).svg
+    root = ET.fromstring(svg)
+    height = float((root.get("viewBox") or "").split()[3])
+    legend = measured["legend_0"]
+    assert legend.height <= height * 100 / 72  # display units of the drawn figure (dpi 100)
+    assert legend.y0 >= 0
+    assert len(re.findall(r'id="sa[0-9a-f]+-point_', svg)) == 48
+
+
+def test_csv_text_is_data_in_every_new_figure() -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    hostile = [
+        "<script>alert(1)</script>",
+        'say ""hi"" --> "there"',
+        "$\\frac{$ & #1;",
+        "tab\tand\rcr",
+    ]
+    for g, token in enumerate(hostile):
+        rows += [
+            f'r,"{token} {g}","{token}",p,0.5,1.0,0.5,0.25',
+            f'r,"{token} {g}",y,p,1.0,0.2,0.5,0.75',
+        ]
+    result = heads_reading(
+        "\n".join(rows) + "\n",
+        document="r",
+        heads={"<b>h1</b>": "w1", 'h"2': "w2"},
+        axes={"a&x": ["a"], "<b>": ["b"]},
+    )
+    for render in (
+        render_chart,
+        render_context_chart,
+        render_separation_chart,
+        render_context_space,
+    ):
+        svg = render(result, Labels()).svg
+        ET.fromstring(svg)  # well-formed: every text escaped
+        assert "<script>" not in svg
+        assert "<b>" not in svg
+        assert "&lt;script&gt;" in svg or "&lt;b&gt;" in svg
+    source = render_mermaid(result, Labels())
+    assert "<script>" not in source
+    for line in source.splitlines():
+        if '["' in line:
+            inner = line.split('["', 1)[1].rsplit('"]', 1)[0]
+            assert '"' not in inner, line

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mkdocs_selfattn.render.chart_svg import SENTINEL, ChartStyle
+from mkdocs_selfattn.render.chart_svg import SENTINEL, ChartStyle, measuring_renderer
 
 GAP = 1.0
 """Points of air kept between two texts."""
@@ -181,7 +181,7 @@ def _fit(
     bars: Bars,
     points: Any,
 ) -> bool:
-    renderer = _renderer(fig)
+    renderer = measuring_renderer(fig)
     gap = GAP * fig.dpi / 72
     value_boxes = boxes(values, renderer)
     name_boxes = boxes(names, renderer)
@@ -208,12 +208,14 @@ def _fit(
             fig.set_size_inches(
                 fig.get_figwidth() * _spread(crowded, renderer), fig.get_figheight()
             )
-            renderer = _renderer(fig)
+            renderer = measuring_renderer(fig)
         name_boxes = boxes(names, renderer)
     # Texts that stayed as drawn keep their first measurement: a chart that fits is measured once.
-    if upright_names or _touches(axis_x.get_window_extent(renderer), name_boxes):
+    # The axis title sits under the names, not beside a two-line one.
+    title_top = axis_x.get_window_extent(renderer).y1
+    if upright_names or any(b.y0 < title_top for b in name_boxes):
         _room_below(fig, ax, names, axis_x, renderer, points)
-        renderer = _renderer(fig)
+        renderer = measuring_renderer(fig)
     if upright_values:
         _room_above(ax, values, renderer)
     if legend is not None:
@@ -223,14 +225,6 @@ def _fit(
         if _touches(legend.get_window_extent(renderer), covered):
             _legend_above(fig, ax, legend, bars, renderer)
     return upright_values or upright_names
-
-
-def _renderer(fig: Any) -> Any:
-    """A renderer to measure text with (the SVG is written later, by its own backend)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    canvas: Any = FigureCanvasAgg(fig)
-    return canvas.get_renderer()
 
 
 def _spread(groups: Sequence[tuple[list[Any], float]], renderer: Any) -> float:

@@ -16,6 +16,7 @@ from mkdocs_selfattn.render.chart_svg import (
     PrintableLabels,
     chart_words,
     draw_svg,
+    measuring_renderer,
     printable,
 )
 from mkdocs_selfattn.render.figure_text import shorten
@@ -132,7 +133,17 @@ def render_context_space(
             ax.set_title(heading_text)
         if note:
             fig.text(0.99, 0.01, note, ha="right", va="bottom", fontsize=8).set_gid("axes_note")
+        _room_for(fig, ax, legend)
         return Drawn(heading, summary, tooltips)
 
     margins = {"left": 0.1, "right": 0.7, "bottom": 0.15, "top": 0.92}
     return draw_svg(style, draw, margins=margins)
+
+
+def _room_for(fig: Any, ax: Any, legend: Any) -> None:
+    """A legend of many groups taller than the plot: the figure grows until it holds it."""
+    renderer = measuring_renderer(fig)
+    tall = legend.get_window_extent(renderer).height
+    plot = ax.get_window_extent(renderer).height
+    if tall > plot:
+        fig.set_size_inches(fig.get_figwidth(), fig.get_figheight() * tall / plot * 1.05)

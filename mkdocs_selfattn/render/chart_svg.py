@@ -94,6 +94,15 @@ def installed_families(families: Sequence[str]) -> list[str]:
     return found[:2] or ["DejaVu Sans"]
 
 
+def measuring_renderer(fig: Any) -> Any:
+    """A renderer to measure a figure's texts with while laying it out (the SVG is written
+    later, by its own backend, with the same font metrics)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas: Any = FigureCanvasAgg(fig)
+    return canvas.get_renderer()
+
+
 def _rc(style: ChartStyle) -> Any:
     return {
         "svg.fonttype": "none",

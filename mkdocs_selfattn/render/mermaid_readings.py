@@ -17,6 +17,9 @@ from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, sum
 from mkdocs_selfattn.render.labels import Labels, format_value
 from mkdocs_selfattn.render.mermaid import _CLASSES, NODE_WIDTH, TOP_LIMIT, _label, others, rows
 
+ROW = 5
+"""Names per row of a node's list (mermaid wraps a label wider than about 200 px itself)."""
+
 
 def reading_mermaid(
     result: ReadingResult,
@@ -27,7 +30,10 @@ def reading_mermaid(
     number_format: str | None = None,
 ) -> str:
     """Mermaid source (without the fence) for a ``queries:`` or ``heads:`` example."""
-    graph = _Graph(labels, words, min(top, TOP_LIMIT), number_format)
+    # Heads read left to right, one group under the other: side by side, three scenarios of
+    # three heads would be nine nodes in a row, too small to read in a page's column.
+    direction = "TD" if result.layout == "questions" else "LR"
+    graph = _Graph(labels, words, min(top, TOP_LIMIT), number_format, direction)
     for gi, group in enumerate(result.groups):
         if result.layout == "questions":
             graph.questions(gi, group)
@@ -38,13 +44,18 @@ def reading_mermaid(
 
 class _Graph:
     def __init__(
-        self, labels: Labels, words: Mapping[str, str], top: int, number_format: str | None
+        self,
+        labels: Labels,
+        words: Mapping[str, str],
+        top: int,
+        number_format: str | None,
+        direction: str,
     ) -> None:
         self.labels = labels
         self.words = words
         self.top = top
         self.number_format = number_format
-        self.lines = ["flowchart TD"]
+        self.lines = [f"flowchart {direction}"]
         self.classes: dict[str, list[str]] = {"input": [], "target": [], "weight": [], "result": []}
 
     def t(self, key: str) -> str:
@@ -82,7 +93,7 @@ class _Graph:
         listed = [self.name(group.lines[i].token) for i in kept.items]
         if kept.others:
             listed.append(others(self.words, len(kept.others)))
-        return rows(listed)
+        return rows(listed, ROW)
 
     def questions(self, gi: int, group: GroupResult) -> None:
         cand = f"g{gi}"
@@ -120,7 +131,8 @@ class _Graph:
                     h,
                     "target",
                     f"{self.t('head')}: {self.name(head.name)}",
-                    f"{self.t('weights')}: " + ", ".join(self.tops(group, head)),
+                    self.t("weights"),
+                    *self.tops(group, head),
                     f"{self.t('context')} {self.number(head.context)}",
                 )
             )
