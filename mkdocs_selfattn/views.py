@@ -118,13 +118,9 @@ def _csv_rows(example: Example) -> Table:
     text = example.csv_bytes.decode("utf-8-sig")
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader)
-    document = example.result.document
-    if document is None:  # a questions or heads example of the whole file
-        rows = [r for r in reader if r]
-        return csv_table(header, rows, example.csv.link, example.csv.path.name)
     column = dict(example.spec.columns).get("document", "document_id")
     position = [h.strip() for h in header].index(column)
-    rows = [r for r in reader if r and r[position] == document]
+    rows = [r for r in reader if r and r[position] == example.result.document]
     return csv_table(header, rows, example.csv.link, example.csv.path.name)
 
 

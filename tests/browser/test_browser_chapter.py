@@ -413,6 +413,14 @@ _TABLE_WORDS = {
     "representation": "new representation",
     "baseline": "baseline",
     "shift": "shift",
+    # the questions and heads layouts' tables
+    "question": "question",
+    "context": "context",
+    "difference": "difference",
+    "separation": "separation",
+    "group": "group",
+    "others": "… {n} other lines",
+    "vector": "vector",
 }
 
 
