@@ -41,7 +41,7 @@ from mkdocs_selfattn.render.reading_tables import (
     reading_csv,
 )
 from mkdocs_selfattn.render.tables import Table, compare_table, csv_table, target_tables, to_html
-from mkdocs_selfattn.render.words import MERMAID, TABLE, page_word, words
+from mkdocs_selfattn.render.words import MERMAID, READING, TABLE, page_word, words
 from mkdocs_selfattn.spec import ViewOptions
 
 if TYPE_CHECKING:
@@ -81,11 +81,12 @@ def table_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
-    result, words = example.result, _text(TABLE, view)
+    result = example.result
     if isinstance(result, ReadingResult):
         layout = question_tables if result.layout == "questions" else head_tables
-        return ("late", to_html(layout(result, example.labels, number_format, words, view.top)))
-    tables = target_tables(result, example.labels, number_format, words)
+        tables = layout(result, example.labels, number_format, _reading_text(view), view.top)
+        return ("late", to_html(tables))
+    tables = target_tables(result, example.labels, number_format, _text(TABLE, view))
     return ("late", to_html(tables))
 
 
@@ -93,13 +94,15 @@ def compare_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
-    result, words = example.result, _text(TABLE, view)
-    if isinstance(result, ReadingResult) and result.layout == "questions":
-        tables = question_compare(result, example.labels, number_format, words, view.top)
-        return ("late", to_html(tables))
+    result = example.result
     if isinstance(result, ReadingResult):
-        return ("late", to_html(head_compare(result, example.labels, number_format, words)))
-    table = compare_table(result, example.labels, number_format, words)
+        words = _reading_text(view)
+        if result.layout == "questions":
+            tables = question_compare(result, example.labels, number_format, words, view.top)
+        else:
+            tables = head_compare(result, example.labels, number_format, words)
+        return ("late", to_html(tables))
+    table = compare_table(result, example.labels, number_format, _text(TABLE, view))
     return ("late", to_html([table]))
 
 
@@ -108,7 +111,7 @@ def csv_view(
 ) -> Piece:
     result = example.result
     if isinstance(result, ReadingResult):
-        words = _text(TABLE, view)
+        words = _reading_text(view)
         table = reading_csv(result, example.csv.link, example.csv.path.name, words)
         return ("late", to_html([table]))
     return ("late", to_html([_csv_rows(example)]))
@@ -242,3 +245,8 @@ def _backtick_runs(text: str) -> list[str]:
 def _text(catalogue: Mapping[str, Mapping[str, str]], view: ViewOptions) -> dict[str, str]:
     """A view's words: the plugin's in the page's language, then the block's own ``text:``."""
     return {**words(catalogue, view.language), **view.text}
+
+
+def _reading_text(view: ViewOptions) -> dict[str, str]:
+    """The questions and heads tables' words: the targets tables' and their own."""
+    return {**words(TABLE, view.language), **words(READING, view.language), **view.text}

@@ -21,7 +21,7 @@ from mkdocs_selfattn.render.reading_tables import (
     reading_csv,
 )
 from mkdocs_selfattn.render.tables import Table, to_html, to_markdown
-from mkdocs_selfattn.render.words import TABLE, words
+from mkdocs_selfattn.render.words import READING, TABLE, words
 from tests.reading_fixtures import heads_reading, manual_reading, questions_reading, report_reading
 
 GOLDEN = Path(__file__).parent / "golden" / "readings"
@@ -89,7 +89,8 @@ def test_questions_table(update_goldens: bool) -> None:
 
 
 def test_questions_table_in_chinese_with_a_format(update_goldens: bool) -> None:
-    tables = question_tables(_manual(), MANUAL_LABELS, ".1%", words(TABLE, "zh"))
+    zh = {**words(TABLE, "zh"), **words(READING, "zh")}
+    tables = question_tables(_manual(), MANUAL_LABELS, ".1%", zh)
     _check("questions_table_zh.md", to_markdown(tables) + "\n", update_goldens)
 
 

@@ -20,6 +20,18 @@ from mkdocs_selfattn.render.tables import (
     csv_table,
 )
 
+READING_TEXT: Mapping[str, str] = {
+    "question": "question",
+    "context": "context",
+    "difference": "difference",
+    "separation": "separation",
+    "group": "group",
+    "others": "… {n} other lines",
+    "vector": "vector",
+}
+"""The words these tables add to the targets tables' (``render/words.py`` has them per language;
+kept apart so the targets layout's views, the try view's data included, stay as they were)."""
+
 LONG_GROUP = 50
 """Groups with more lines than this show the top lines and a summary row (views' ``top:``)."""
 
@@ -39,7 +51,7 @@ def _name(labels: Labels, name: str, style: str = "") -> Cell:
 
 
 def _words(text: Mapping[str, str] | None) -> dict[str, str]:
-    return {**DEFAULT_TEXT, **(text or {})}
+    return {**DEFAULT_TEXT, **READING_TEXT, **(text or {})}
 
 
 def _tops(group: GroupResult, top: int) -> tuple[list[tuple[int, ...]], list[int] | None]:

@@ -24,13 +24,6 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "representation": "new representation",
     "baseline": "baseline",
     "shift": "shift",
-    "question": "question",
-    "context": "context",
-    "difference": "difference",
-    "separation": "separation",
-    "group": "group",
-    "others": "… {n} other lines",
-    "vector": "vector",
 }
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT as CHART_EN
 from mkdocs_selfattn.render.mermaid import DEFAULT_TEXT as MERMAID_EN
+from mkdocs_selfattn.render.reading_tables import READING_TEXT as READING_EN
 from mkdocs_selfattn.render.tables import DEFAULT_TEXT as TABLE_EN
 
 DEFAULT_LANGUAGE = "en"
@@ -27,13 +28,6 @@ TABLE: Mapping[str, Mapping[str, str]] = {
         "representation": "새 표현",
         "baseline": "기준선",
         "shift": "변화",
-        "question": "질문",
-        "context": "문맥",
-        "difference": "차이",
-        "separation": "거리",
-        "group": "그룹",
-        "others": "… 나머지 {n}줄",
-        "vector": "벡터",
     },
     "zh": {
         "candidate": "候选",
@@ -45,6 +39,21 @@ TABLE: Mapping[str, Mapping[str, str]] = {
         "representation": "新的表示",
         "baseline": "基线",
         "shift": "变化",
+    },
+}
+
+READING: Mapping[str, Mapping[str, str]] = {
+    "en": READING_EN,
+    "ko": {
+        "question": "질문",
+        "context": "문맥",
+        "difference": "차이",
+        "separation": "거리",
+        "group": "그룹",
+        "others": "… 나머지 {n}줄",
+        "vector": "벡터",
+    },
+    "zh": {
         "question": "问题",
         "context": "上下文",
         "difference": "差",
@@ -54,6 +63,7 @@ TABLE: Mapping[str, Mapping[str, str]] = {
         "vector": "向量",
     },
 }
+"""The questions and heads layouts' table words, added to :data:`TABLE`'s for those tables."""
 
 MERMAID: Mapping[str, Mapping[str, str]] = {
     "en": MERMAID_EN,

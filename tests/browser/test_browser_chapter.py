@@ -413,14 +413,6 @@ _TABLE_WORDS = {
     "representation": "new representation",
     "baseline": "baseline",
     "shift": "shift",
-    # the questions and heads layouts' tables
-    "question": "question",
-    "context": "context",
-    "difference": "difference",
-    "separation": "separation",
-    "group": "group",
-    "others": "… {n} other lines",
-    "vector": "vector",
 }
 
 
