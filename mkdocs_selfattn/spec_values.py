@@ -58,6 +58,7 @@ TEXT_KEYS = (
     "axis_x",
     "axis_y",
     "space_axes",
+    "first_groups",
     "query",
     "context",
     "group",

@@ -188,13 +188,15 @@ def test_context_space_draws_every_head_of_every_group(
     assert "单 head (1.3, 0.9)" in svg  # the description lists every point
 
 
-def test_context_space_with_three_axes_says_which_two_it_shows() -> None:
+def test_context_space_with_three_axes_says_which_two_it_shows(update_goldens: bool) -> None:
     three = {
         "decision_axis": ["decision_axis"],
         **{a: [a] for a in ("evidence_axis", "condition_axis")},
     }
     result = heads_reading(_heads_text(), axes=three)
-    texts = texts_by_id(render_context_space(result, Labels()).svg)
+    svg = render_context_space(result, Labels(HEADS_DISPLAY)).svg
+    check_golden("context_space_three_axes.svg", svg, update_goldens)
+    texts = texts_by_id(svg)
     assert texts["axes_note"] == "axes decision_axis and evidence_axis of 3"
     assert texts["axis_y"] == "evidence_axis"
 
@@ -464,25 +466,28 @@ def test_a_long_question_is_shortened_in_the_legend_with_its_full_text_as_toolti
 
 
 def test_context_space_of_many_groups_keeps_its_legend_inside(measured: dict[str, Any]) -> None:
-    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
-    for g in range(24):
+    """Twelve groups and eight heads: a legend of twenty entries, taller than the plot."""
+    heads = [f"w{h}" for h in range(8)]
+    rows = ["report_id,scenario,token,relation_role,a,b," + ",".join(heads)]
+    for g in range(12):
         rows += [
-            f"r,scenario_{g:02d},x,p,{g / 10},1.0,0.5,0.25",
-            f"r,scenario_{g:02d},y,p,1.0,{g / 7},0.5,0.75",
+            f"r,scenario_{g:02d},x,p,{g / 10},1.0," + ",".join(["0.5"] * 8),
+            f"r,scenario_{g:02d},y,p,1.0,{g / 7}," + ",".join(["0.5"] * 8),
         ]
     result = heads_reading(
         "\n".join(rows) + "\n",
         document="r",
-        heads={"h1": "w1", "h2": "w2"},
+        heads={f"head_{h}": h for h in heads},
         axes={"a": ["a"], "b": ["b"]},
     )
     svg = render_context_space(result, Labels()).svg
     root = ET.fromstring(svg)
     height = float((root.get("viewBox") or "").split()[3])
+    assert height > 259.2  # the figure grew
     legend = measured["legend_0"]
     assert legend.height <= height * 100 / 72  # display units of the drawn figure (dpi 100)
     assert legend.y0 >= 0
-    assert len(re.findall(r'id="sa[0-9a-f]+-point_', svg)) == 48
+    assert len(re.findall(r'id="sa[0-9a-f]+-point_', svg)) == 96
 
 
 def test_csv_text_is_data_in_every_new_figure() -> None:
@@ -521,3 +526,40 @@ def test_csv_text_is_data_in_every_new_figure() -> None:
         if '["' in line:
             inner = line.split('["', 1)[1].rsplit('"]', 1)[0]
             assert '"' not in inner, line
+
+
+def test_mermaid_of_hundreds_of_groups_draws_the_first_and_counts_the_rest() -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    for g in range(300):
+        rows += [f"r,s{g:03d},x,p,0.5,1.0,0.5,0.25", f"r,s{g:03d},y,p,1.0,0.2,0.5,0.75"]
+    result = heads_reading(
+        "\n".join(rows) + "\n", document="r", heads={"h1": "w1", "h2": "w2"}, axes={"a": ["a"]}
+    )
+    source = render_mermaid(result, Labels())
+    assert "group: s011" in source
+    assert "group: s012" not in source
+    assert 'more["288 others"]' in source
+    assert len(source) < 12_000
+
+
+def test_charts_of_hundreds_of_groups_show_the_first_and_say_so(measured: dict[str, Any]) -> None:
+    rows = ["report_id,scenario,token,relation_role,a,b,w1,w2"]
+    for g in range(300):
+        rows += [f"r,s{g:03d},x,p,{g % 5},1.0,0.5,0.25", f"r,s{g:03d},y,p,1.0,0.2,0.5,0.75"]
+    result = heads_reading(
+        "\n".join(rows) + "\n",
+        document="r",
+        heads={"h1": "w1", "h2": "w2"},
+        axes={"a": ["a"], "b": ["b"]},
+    )
+    texts = texts_by_id(render_separation_chart(result, Labels()).svg)
+    assert texts["axis_candidate"] == "scenario (the first 60 of 300 groups)"
+    assert "candidate_59" in texts
+    assert "candidate_60" not in texts
+    _assert_apart(measured, "value_")
+    texts = texts_by_id(render_context_space(result, Labels()).svg)
+    assert texts["axes_note"] == "the first 12 of 300 groups"
+    texts = texts_by_id(render_context_chart(result, Labels()).svg)
+    assert texts["axis_candidate"] == "the first 10 of 300 groups"
+    assert "candidate_29" in texts  # 10 groups × (baseline, h1, h2), two bars each
+    assert "candidate_30" not in texts

@@ -31,6 +31,11 @@ text: {axis_context: 上下文, baseline: 一视同仁的 baseline, query: 问�
 ```
 
 ```selfattn
+use: manual
+show: [chart]
+```
+
+```selfattn
 use: heads
 show: [separation_chart, context_space, mermaid, chart]
 text: {axis_separation: head 1 与 head 2 的距离, axis_group: 场景, group: 场景}
@@ -64,8 +69,11 @@ def _svgs(html: str) -> list[str]:
 def test_every_figure_view_is_drawn(figures_site: Site) -> None:
     html = figures_site.html()
     svgs = _svgs(html)
-    assert len(svgs) == 5
-    question, context, separation, space, heads = svgs
+    assert len(svgs) == 6
+    question, context, questions, separation, space, heads = svgs
+    # Without query: every question (a chart drawn ahead of the page is never the other one).
+    assert "-value_2_0" in questions
+    assert "泄压后要保持多久？" in questions
     assert "问“泄压后要保持多久”时，每一行分到的权重" in question
     assert ">L40<" in question
     assert "-value_0_39" in question  # one series: the question 'query:' names, drawn ahead

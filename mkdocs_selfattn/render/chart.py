@@ -56,6 +56,7 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "axis_y": "{axis}",
     "space_name": "head contexts in the context space",
     "space_axes": "axes {x} and {y} of {n}",
+    "first_groups": "the first {shown} of {n} groups",
 }
 """``chart_name``: the accessible name of a chart without a title (``{targets}``: their labels);
 ``others``: the summary bar of a target with more candidates than the chart shows (``{n}``: how

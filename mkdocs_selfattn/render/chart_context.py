@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mkdocs_selfattn.readings import ReadingResult
-from mkdocs_selfattn.render.chart import DEFAULT_TEXT
+from mkdocs_selfattn.readings import GroupResult, ReadingResult
+from mkdocs_selfattn.render.chart import DEFAULT_TEXT, MAX_BARS
 from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars
 from mkdocs_selfattn.render.chart_svg import (
     ChartOutput,
@@ -77,7 +77,9 @@ def render_context_chart(
     names: list[str] = []
     muted: set[int] = set()
     per_axis: list[list[float]] = [[] for _ in result.axes]
-    for g in result.groups:
+    per_group = (1 + len(result.head_names)) * max(len(result.axes), 1)
+    groups, more = _first_groups(result, MAX_BARS // per_group, words)
+    for g in groups:
         suffix = f" · {shown(g.name)}" if several else ""
         muted.add(len(names))
         names.append(words["baseline"] + suffix)
@@ -101,7 +103,7 @@ def render_context_chart(
         style,
         names,
         series,
-        axis_x="",
+        axis_x=more,
         axis_y=words["axis_context"],
         title=title,
         words=words,
@@ -126,8 +128,9 @@ def render_separation_chart(
     words = chart_words(DEFAULT_TEXT, text)
     shown = PrintableLabels(labels)
     first, second = pair(result, query)
-    names = [shown(g.name) for g in result.groups]
-    values = tuple(g.separation(first, second) for g in result.groups)
+    groups, more = _first_groups(result, MAX_BARS, words)
+    names = [shown(g.name) for g in groups]
+    values = tuple(g.separation(first, second) for g in groups)
     series = (
         Series(
             f"{shown(first)} – {shown(second)}",
@@ -150,7 +153,7 @@ def render_separation_chart(
         style,
         names,
         series,
-        axis_x=words["axis_group"],
+        axis_x=f"{words['axis_group']} ({more})" if more else words["axis_group"],
         axis_y=words["axis_separation"],
         title=title,
         words=words,
@@ -158,6 +161,18 @@ def render_separation_chart(
         summary=summary,
         muted=frozenset(),
     )
+
+
+def _first_groups(
+    result: ReadingResult, most: int, words: Mapping[str, str]
+) -> tuple[tuple[GroupResult, ...], str]:
+    """The groups a chart has room for (in file order), and the note saying how many of how
+    many it shows ("" when all)."""
+    most = max(most, 1)
+    if len(result.groups) <= most:
+        return result.groups, ""
+    note = words["first_groups"].replace("{shown}", str(most))
+    return result.groups[:most], note.replace("{n}", str(len(result.groups)))
 
 
 def _bars(
@@ -208,7 +223,7 @@ def figure_words(
     shown = PrintableLabels(labels)
     out = [printable(title) if title is not None else words["chart_title"]]
     out += [words[k] for k in ("baseline", "axis_context", "axis_group", "axis_separation")]
-    out += [words["axis_x"], words["axis_y"], words["space_axes"]]
+    out += [words["axis_x"], words["axis_y"], words["space_axes"], words["first_groups"]]
     out += [shown(a) for a in result.axis_names] + [shown(h) for h in result.head_names]
     for g in result.groups:
         out.append(shown(g.name))

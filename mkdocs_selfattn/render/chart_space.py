@@ -24,6 +24,9 @@ from mkdocs_selfattn.render.labels import Labels, format_value
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
+MAX_GROUPS = 12
+"""Groups a context space draws (twice its colours): the note names how many of how many."""
+
 LEGEND_WIDTH = 28
 """Columns a legend entry of the context space may take (it has the figure's right third)."""
 
@@ -64,11 +67,19 @@ def render_context_space(
             .replace("{y}", shown(axes[1]))
             .replace("{n}", str(len(axes)))
         )
+    groups = result.groups[:MAX_GROUPS]
+    if len(result.groups) > MAX_GROUPS:
+        more = (
+            words["first_groups"]
+            .replace("{shown}", str(MAX_GROUPS))
+            .replace("{n}", str(len(result.groups)))
+        )
+        note = f"{note}; {more}" if note else more
     tooltips: dict[str, str] = {}
 
     def draw(fig: Any) -> Drawn:
         ax = fig.add_subplot()
-        for gi, g in enumerate(result.groups):
+        for gi, g in enumerate(groups):
             color = style.colors[gi % len(style.colors)]
             ref = g.heads[0].context if g.heads else (0.0, 0.0)
             for h in g.heads[1:]:
@@ -94,7 +105,7 @@ def render_context_space(
         names = []
         from matplotlib.lines import Line2D
 
-        for gi, g in enumerate(result.groups):
+        for gi, g in enumerate(groups):
             handles.append(
                 Line2D(
                     [],

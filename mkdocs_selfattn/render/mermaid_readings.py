@@ -17,6 +17,9 @@ from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, sum
 from mkdocs_selfattn.render.labels import Labels, format_value
 from mkdocs_selfattn.render.mermaid import _CLASSES, NODE_WIDTH, TOP_LIMIT, _label, others, rows
 
+MAX_GROUPS = 12
+"""Groups a graph draws; the others are one "N others" node (the tables list them all)."""
+
 ROW = 5
 """Names per row of a node's list (mermaid wraps a label wider than about 200 px itself)."""
 
@@ -34,11 +37,15 @@ def reading_mermaid(
     # three heads would be nine nodes in a row, too small to read in a page's column.
     direction = "TD" if result.layout == "questions" else "LR"
     graph = _Graph(labels, words, min(top, TOP_LIMIT), number_format, direction)
-    for gi, group in enumerate(result.groups):
+    for gi, group in enumerate(result.groups[:MAX_GROUPS]):
         if result.layout == "questions":
             graph.questions(gi, group)
         else:
             graph.heads(gi, group)
+    rest = len(result.groups) - MAX_GROUPS
+    if rest > 0:
+        # A file of hundreds of scenarios: the first ones, and a count of the others.
+        graph.lines.append("  " + graph.node("more", "input", others(words, rest)))
     return graph.source()
 
 

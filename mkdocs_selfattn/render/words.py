@@ -113,6 +113,9 @@ CHART: Mapping[str, Mapping[str, str]] = {
         "separation_name": "{group}별 {first}와 {second}의 거리",
         "space_name": "컨텍스트 공간의 헤드 컨텍스트",
         "space_axes": "{n}개 축 중 {x}, {y}",
+        "first_groups": "{n}개 그룹 중 처음 {shown}개",
+        "axis_x": "{axis}",
+        "axis_y": "{axis}",
     },
     "zh": {
         "chart_title": "",
@@ -128,6 +131,9 @@ CHART: Mapping[str, Mapping[str, str]] = {
         "separation_name": "各{group}中 {first} 与 {second} 的距离",
         "space_name": "上下文空间中各 head 的上下文",
         "space_axes": "{n} 根轴中的 {x} 与 {y}",
+        "first_groups": "{n} 个分组中的前 {shown} 个",
+        "axis_x": "{axis}",
+        "axis_y": "{axis}",
     },
 }
 
