@@ -124,15 +124,15 @@ def reading_try_data(
 
 
 def reading_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
-    """The try view's words, then this layout's own (render/words.py), then the table view's
-    for the words both views show (so they agree), then the block's ``text:``."""
+    """The try view's words, then this layout's own (render/words.py), then the questions and
+    heads tables' for the words both views show (so they agree), then the block's ``text:``."""
     from mkdocs_selfattn.render.try_view import OVERRIDABLE as TRY_OVERRIDABLE
-    from mkdocs_selfattn.render.words import TABLE, TRY_READING, words
+    from mkdocs_selfattn.render.words import READING, TRY_READING, words
 
     keys = set(OVERRIDABLE) | set(TRY_OVERRIDABLE)
     overrides = {k: v for k, v in text.items() if k in keys}
     own = words(TRY_READING, language)
-    table = {k: v for k, v in words(TABLE, language).items() if k in own}
+    table = {k: v for k, v in words(READING, language).items() if k in own}
     return {**view_words(language, {}), **own, **table, **overrides}
 
 
