@@ -64,6 +64,8 @@ TEXT_KEYS = (
     "group",
     "head",
     "separation",
+    "sum",  # the try view's words for queries: and heads: (render/try_readings.py)
+    "rescale",
 )
 COLUMN_ROLES = (
     "document",

@@ -166,27 +166,46 @@ def code_view(
 def try_view(
     pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
-    """The in-page experiment (issue 15; render/try_view.py)."""
+    """The in-page experiment (issue 15; render/try_view.py, render/try_readings.py)."""
+    from mkdocs_selfattn.readings import ReadingResult
     from mkdocs_selfattn.render import try_view as render_try
+    from mkdocs_selfattn.render.jsonout import render_json
 
     number_format = _number_format(pipeline, view)
     render_try.check_format(number_format, line)
-    result = _targets(example, "try", line)
-    data = render_try.try_data(
-        result,
-        example.labels,
-        example.csv_bytes,
-        source=example.csv.display,
-        columns=example.spec.columns,
-        vectors=example.spec.vectors,
-        groups=example.spec.groups,
-        number_format=number_format,
-        text=view.text,
-        language=view.language,
-        csv_href=example.csv.link,
-        csv_name=example.csv.path.name,
-    )
-    return ("late", render_try.render_try(data, result, example.spec.id))
+    result = example.result
+    if isinstance(result, ReadingResult):
+        from mkdocs_selfattn.render import try_readings
+
+        data = try_readings.reading_try_data(
+            result,
+            example.labels,
+            example.csv_bytes,
+            top=view.top,
+            normalise=example.spec.normalise,
+            groups=example.spec.groups,
+            number_format=number_format,
+            text=view.text,
+            language=view.language,
+            csv_href=example.csv.link,
+            csv_name=example.csv.path.name,
+        )
+    else:
+        data = render_try.try_data(
+            result,
+            example.labels,
+            example.csv_bytes,
+            source=example.csv.display,
+            columns=example.spec.columns,
+            vectors=example.spec.vectors,
+            groups=example.spec.groups,
+            number_format=number_format,
+            text=view.text,
+            language=view.language,
+            csv_href=example.csv.link,
+            csv_name=example.csv.path.name,
+        )
+    return ("late", render_try.render_try(data, render_json(result), example.spec.id))
 
 
 VIEWS: dict[str, View] = {

@@ -18,7 +18,6 @@ from typing import Any
 
 from mkdocs_selfattn.errors import BlockError, DataError
 from mkdocs_selfattn.render.escape import html_text
-from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import Span, field_spans, utf16_slice
 from mkdocs_selfattn.results import DocumentResult, TargetResult
@@ -106,6 +105,18 @@ OVERRIDABLE: tuple[str, ...] = ("target", "candidate", "role", "score", "weight"
 OVERRIDABLE += ("representation", "baseline", "shift", "temperature", "reset", "download")
 """The block's ``text:`` keys the view honours (they replace the word in every language)."""
 
+TABLE_SHARED: tuple[str, ...] = (
+    "candidate",
+    "role",
+    "score",
+    "weight",
+    "target",
+    "top",
+    "representation",
+)
+TABLE_SHARED += ("baseline", "shift")
+"""The words the ``table`` view writes too: this view takes the table's, so both agree."""
+
 
 def check_format(number_format: str | None, line: int) -> None:
     """The browser formats live numbers itself, so it must know the spec's exact rules."""
@@ -124,7 +135,10 @@ def view_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
 
     own = WORDS.get(primary(language), {})
     overrides = {k: v for k, v in text.items() if k in OVERRIDABLE}
-    return {**WORDS["en"], **own, **words(TABLE, language), **overrides}
+    # Only the words both views wrote for P5-13.2: the table view's later words (for other
+    # layouts) must not change this view's data.
+    table = {k: v for k, v in words(TABLE, language).items() if k in TABLE_SHARED}
+    return {**WORDS["en"], **own, **table, **overrides}
 
 
 def try_data(
@@ -242,7 +256,7 @@ def _score_cells(
         for row, cand in zip(rows.tolist(), target.candidates, strict=True):
             record = records[row + 1] if row + 1 < len(records) else []
             span = record[score_at] if score_at < len(record) else None
-            if span is None or _cell_value(csv_text, span) != cand.score:
+            if span is None or cell_value(csv_text, span) != cand.score:
                 raise DataError(
                     source,
                     "the try view could not find this row's score cell in the file's text "
@@ -254,7 +268,8 @@ def _score_cells(
     return out
 
 
-def _cell_value(text: str, span: Span) -> float | None:
+def cell_value(text: str, span: Span) -> float | None:
+    """The number a cell's text reads as, quotes undone: a span must read back the core's value."""
     raw = utf16_slice(text, span).strip()
     if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
         raw = raw[1:-1].replace('""', '"').strip()
@@ -286,10 +301,10 @@ def results_name(example_id: str | None, result_json: str) -> str:
     return f"{stem}-{digest}.json"
 
 
-def render_try(data: Mapping[str, Any], result: DocumentResult, example_id: str | None) -> str:
+def render_try(data: Mapping[str, Any], result_json: str, example_id: str | None) -> str:
     """The view's HTML: a note for readers without JavaScript, the engine's data, and the
-    full-precision results, which the plugin publishes as a file and links in their place."""
-    result_json = render_json(result)
+    full-precision results (``result_json``, the CLI's JSON), which the plugin publishes as a
+    file and links in their place."""
     name = results_name(example_id, result_json)
     note = html_text(str(data["words"]["nojs"]))
     # Data travels in attributes, not in <script type="application/json">: Material's instant

@@ -161,6 +161,69 @@ PAGE: Mapping[str, Mapping[str, str]] = {
     },
 }
 
+TRY_READING: Mapping[str, Mapping[str, str]] = {
+    # The try view's words for the questions and heads layouts (render/try_readings.py); its
+    # P5-13.2 words stay in render/try_view.py, so those pages do not change.
+    "en": {
+        "question": "question",
+        "group": "group",
+        "head": "head",
+        "context": "context",
+        "difference": "difference",
+        "sum": "sum",
+        "vector": "vector",
+        "rescale": "Divide each head's weights by their sum",
+        "refused_sum": "{head}: the weights sum to {sum}, not 1, so the build would refuse this "
+        "CSV (given weights must sum to 1 within 1e-9). Edit them, or rescale:",
+        "refused_value": "{head}: a given weight must be finite and ≥ 0, so the build would "
+        "refuse this CSV.",
+        "refused_other": "The build would refuse this CSV for another group's weights, so no "
+        "numbers are shown until they are fixed.",
+        "previous_rows": "previous lines",
+        "next_rows": "next lines",
+        "normalised": "normalise: true, so each head's weights are divided by their sum unless "
+        "they already sum to 1 within 1e-9, as the build does",
+    },
+    "ko": {
+        "question": "질문",
+        "group": "그룹",
+        "head": "헤드",
+        "context": "컨텍스트",
+        "difference": "차이",
+        "sum": "합계",
+        "vector": "벡터",
+        "rescale": "각 헤드의 가중치를 합계로 나누기",
+        "refused_sum": "{head}: 가중치의 합이 1이 아니라 {sum}이므로 빌드는 이 CSV를 거부합니다"
+        "(주어진 가중치의 합은 1e-9 안에서 1이어야 합니다). 값을 고치거나 다시 맞추세요:",
+        "refused_value": "{head}: 주어진 가중치는 유한하고 0 이상이어야 하므로 빌드는 이 CSV를 "
+        "거부합니다.",
+        "refused_other": "다른 그룹의 가중치 때문에 빌드는 이 CSV를 거부하므로, 고칠 때까지 값을 "
+        "보여 주지 않습니다.",
+        "previous_rows": "이전 줄",
+        "next_rows": "다음 줄",
+        "normalised": "normalise: true 이므로, 합이 이미 1e-9 안에서 1이 아니면 빌드처럼 각 헤드의 "
+        "가중치를 합계로 나눕니다",
+    },
+    "zh": {
+        "question": "问题",
+        "group": "分组",
+        "head": "head",
+        "context": "上下文",
+        "difference": "差",
+        "sum": "合计",
+        "vector": "向量",
+        "rescale": "把每个 head 的权重除以它们的合计",
+        "refused_sum": "{head}：权重合计是 {sum}，不是 1，构建会拒绝这份 CSV"
+        "（给定权重的合计必须在 1e-9 以内等于 1）。请改回来，或者按比例缩放：",
+        "refused_value": "{head}：给定权重必须是有限的数且不小于 0，构建会拒绝这份 CSV。",
+        "refused_other": "另一个分组的权重使构建拒绝这份 CSV，改好之前这里不显示数值。",
+        "previous_rows": "上一页",
+        "next_rows": "下一页",
+        "normalised": "normalise: true：合计不在 1e-9 以内等于 1 时，像构建一样把每个 head 的权重"
+        "除以合计",
+    },
+}
+
 LANGUAGES = ("en", "ko", "zh")
 """Languages with a full catalogue."""
 

@@ -614,6 +614,8 @@ GENERIC = {
     "named": [{"name": "decision", "members": ["a"]}],
     "top": 2,
     "axes": [{"name": "x", "columns": [0]}, {"name": "yz", "columns": [1, 2]}],
+    "tolerance": 1e-9,  # the given weights' sum rule, as the core checks it
+    "normalise": False,
 }
 
 
@@ -623,11 +625,20 @@ def _generic_case(rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]]:
     for _ in range(3):
         raw = [rng.random() for _ in range(3)]
         heads.append([w / sum(raw) for w in raw])
-    heads[1][2] = heads[1][1]  # a tie for the top-2 order
+    heads[1] = [0.5, 0.25, 0.25]  # a tie for the top-2 order (still summing to 1)
     projected = [[r["vector"][0], sum([r["vector"][1], r["vector"][2]])] for r in rows]
     contexts = [[sum(w[i] * projected[i][a] for i in range(3)) for a in range(2)] for w in heads]
     diffs = [[c[a] - contexts[0][a] for a in range(2)] for c in contexts[1:]]
-    sep = math.sqrt(sum((contexts[1][a] - contexts[2][a]) ** 2 for a in range(2)))
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    sep = [
+        math.sqrt(
+            sum(
+                (contexts[x][a] - contexts[y][a]) * (contexts[x][a] - contexts[y][a])
+                for a in range(2)
+            )
+        )
+        for x, y in pairs
+    ]
     tops = [sorted(range(3), key=lambda i, w=w: (-w[i], i))[:2] for w in heads]
     group = {
         "rows": rows,
@@ -663,7 +674,7 @@ def test_generic_engine_given_weights_axes_and_separations(tab: Callable[..., An
         assert [h["context"] for h in out["heads"]] == expected["contexts"]
         assert [h["shift"] for h in out["heads"]] == expected["shifts"]
         assert [d["values"] for d in out["differences"]] == expected["differences"]
-        assert [(s["a"], s["b"]) for s in out["separations"]] == [(1, 2)]
-        assert out["separations"][0]["value"] == expected["separation"]
+        assert [(s["a"], s["b"]) for s in out["separations"]] == [(0, 1), (0, 2), (1, 2)]
+        assert [s["value"] for s in out["separations"]] == expected["separation"]
         assert [h["top"] for h in out["heads"]] == expected["tops"]
         assert [h["named"] for h in out["heads"]] == expected["named"]

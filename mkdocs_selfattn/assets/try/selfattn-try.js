@@ -177,8 +177,31 @@
     return idx.slice(0, k);
   }
 
+  // Given weights as the core takes them (issue 13): each finite and >= 0, summed left to
+  // right; within the tolerance of 1 they are used as written, else divided by the sum when the
+  // block says normalise, else the build refuses the file (and so does the page).
+  function givenWeights(values, data) {
+    var total = 0;
+    for (var i = 0; i < values.length; i++) {
+      if (!isFinite(values[i]) || values[i] < 0) return { error: "value" };
+      total += values[i];
+    }
+    if (Math.abs(total - 1) <= data.tolerance) return { weights: values.slice(), total: total };
+    if (data.normalise && total > 0) {
+      return { weights: values.map(function (v) { return v / total; }), total: total };
+    }
+    return { error: "sum", total: total };
+  }
+
   function computeHead(data, group, projected, head, values, temperature) {
-    var w = head.mode === "softmax" ? softmax(values, temperature) : values.slice();
+    var w, total;
+    if (head.mode === "softmax") w = softmax(values, temperature);
+    else {
+      var given = givenWeights(values, data);
+      if (given.error) return given;
+      w = given.weights;
+      total = given.total;
+    }
     var dims = group.baseline.length;
     var context = new Array(dims);
     for (var a = 0; a < dims; a++) {
@@ -195,6 +218,7 @@
     });
     return {
       weights: w,
+      total: total,
       context: context,
       shift: context.map(function (v, a) { return v - group.baseline[a]; }),
       top: topRows(w, data.top || 1),
@@ -203,7 +227,7 @@
   }
 
   // Every head of a group, then each head's difference from the reference head and the
-  // Euclidean distance between every two other heads' contexts.
+  // Euclidean distance between every two heads' contexts (a left-to-right sum of squares).
   function computeGroup(data, group, projected, values, temperature, initial) {
     var heads = group.heads.map(function (head, h) {
       return initial ? head.initial : computeHead(data, group, projected, head, values[h], temperature);
@@ -211,24 +235,24 @@
     var ref = group.reference;
     var differences = [];
     var separations = [];
-    if (ref !== null && ref !== undefined) {
-      var others = [];
+    var failed = heads.some(function (r) { return r.error; });
+    if (ref !== null && ref !== undefined && !failed) {
+      var start = initial && group.initial;
       heads.forEach(function (r, h) {
         if (h === ref) return;
-        others.push(h);
-        differences.push({ head: h, values: r.context.map(function (v, a) { return v - heads[ref].context[a]; }) });
+        differences.push({ head: h, values: start ? start.differences[differences.length] : r.context.map(function (v, a) { return v - heads[ref].context[a]; }) });
       });
-      for (var x = 0; x < others.length; x++) {
-        for (var y = x + 1; y < others.length; y++) {
+      for (var x = 0; x < heads.length; x++) {
+        for (var y = x + 1; y < heads.length; y++) {
           var s = 0;
-          var ca = heads[others[x]].context;
-          var cb = heads[others[y]].context;
+          var ca = heads[x].context;
+          var cb = heads[y].context;
           for (var a = 0; a < ca.length; a++) s += (ca[a] - cb[a]) * (ca[a] - cb[a]);
-          separations.push({ a: others[x], b: others[y], value: Math.sqrt(s) });
+          separations.push({ a: x, b: y, value: start ? start.separations[x][y] : Math.sqrt(s) });
         }
       }
     }
-    return { heads: heads, differences: differences, separations: separations };
+    return { heads: heads, differences: differences, separations: separations, failed: failed };
   }
 
   /* -- the page -------------------------------------------------------------------------- */
@@ -245,6 +269,8 @@
     if (!source || root.getAttribute("data-selfattn-ready")) return;
     root.setAttribute("data-selfattn-ready", "1");
     var data = JSON.parse(source);
+    // Questions over the same lines share one list of them (data.lines), by index.
+    data.groups.forEach(function (g) { if (typeof g.rows === "number") g.rows = data.lines[g.rows]; });
     var W = data.words; // the page language's, chosen at build time
     var id = "selfattn-try-" + ++counter + "-";
     var ui = el("div", { class: "selfattn-try-ui" });
@@ -257,17 +283,24 @@
 
     var bar = el("div", { class: "selfattn-try-bar" });
     var tId = id + "t";
-    bar.appendChild(el("label", { for: tId }, W.temperature));
+    // No softmax (given weights only): no temperature to edit.
     var tInput = el("input", { type: "number", id: tId, step: "any", min: "0", inputmode: "decimal", "aria-describedby": tId + "-hint" });
-    tInput.value = String(data.temperature);
-    bar.appendChild(tInput);
-    bar.appendChild(el("small", { id: tId + "-hint", class: "selfattn-try-hint" }, W.temperature_hint));
+    if (data.temperature !== null) {
+      bar.appendChild(el("label", { for: tId }, W.temperature));
+      tInput.value = String(data.temperature);
+      bar.appendChild(tInput);
+      bar.appendChild(el("small", { id: tId + "-hint", class: "selfattn-try-hint" }, W.temperature_hint));
+    } else if (data.normalise) {
+      bar.appendChild(el("small", { class: "selfattn-try-hint" }, W.normalised));
+    }
     var reset = el("button", { type: "button", class: "selfattn-try-reset" }, W.reset);
     var download = el("button", { type: "button", class: "selfattn-try-download" }, W.download);
     bar.appendChild(reset);
     bar.appendChild(download);
     ui.appendChild(bar);
 
+    var overview = data.layout === "questions" && data.groups.length > 1 ? overviewTable(data, W, id) : null;
+    if (overview) ui.appendChild(overview.box);
     data.groups.forEach(function (group, g) {
       views.push(buildGroup(data, W, group, g, id + "g" + g + "-", state, update));
       ui.appendChild(views[g].section);
@@ -282,10 +315,17 @@
     }
     root.appendChild(ui);
 
+    // Given weights: the build refuses the whole file for one bad group, so every group is
+    // recomputed and none shows numbers while any is refused.
     function update(groups, initial) {
-      groups.forEach(function (g) {
-        var out = computeGroup(data, data.groups[g], projected[g], state.values[g], state.temperature, initial);
-        views[g].show(out);
+      if (data.layout === "heads") groups = all;
+      var outs = groups.map(function (g) {
+        return computeGroup(data, data.groups[g], projected[g], state.values[g], state.temperature, initial);
+      });
+      var blocked = outs.some(function (out) { return out.failed; });
+      groups.forEach(function (g, k) {
+        views[g].show(outs[k], blocked);
+        if (overview) overview.show(g, outs[k].heads[0]);
       });
     }
     var all = data.groups.map(function (_, g) { return g; });
@@ -302,7 +342,7 @@
     });
     reset.addEventListener("click", function () {
       state.temperature = data.temperature;
-      tInput.value = String(data.temperature);
+      if (data.temperature !== null) tInput.value = String(data.temperature);
       tInput.setAttribute("aria-invalid", "false");
       data.groups.forEach(function (group, g) {
         group.heads.forEach(function (head, h) {
@@ -325,14 +365,18 @@
   }
 
   function buildGroup(data, W, group, g, id, state, update) {
+    var given = data.layout === "heads";
+    var hasRef = group.reference !== null && group.reference !== undefined;
     var section = el("section", { class: "selfattn-try-group", "aria-labelledby": id + "cap" });
     var cap = el("p", { class: "selfattn-try-caption", id: id + "cap" });
-    cap.appendChild(el("strong", {}, W.target + " " + group.label));
+    cap.appendChild(el("strong", {}, W[group.kind || "target"] + " " + group.label));
     var summary = el("span", { class: "selfattn-try-summary", "aria-live": "polite", "data-q": "summary", "data-g": g });
     cap.appendChild(summary);
     section.appendChild(cap);
+    var axisNames = data.axes ? data.axes.map(function (a) { return a.name; }) : data.columns;
 
-    var box = el("div", { class: "selfattn-try-scroll" });
+    // Many lines scroll inside the view, so the outputs below them stay in reach.
+    var box = el("div", { class: "selfattn-try-scroll" + (group.rows.length > 15 ? " selfattn-try-long" : "") });
     var table = el("table", { class: "selfattn-try-table" });
     var head = el("tr");
     // Weights come before the inputs and the role, so a phone shows them without scrolling.
@@ -342,25 +386,39 @@
       if (h.mode === "softmax") head.appendChild(el("th", { scope: "col" }, W.weight + suffix));
       head.appendChild(el("th", { scope: "col" }, (h.mode === "softmax" ? W.score : W.weight) + suffix));
     });
-    head.appendChild(el("th", { scope: "col" }, W.role));
+    if (given) axisNames.forEach(function (n) { head.appendChild(el("th", { scope: "col" }, W.vector + " " + n)); });
+    var roles = group.rows.some(function (row) { return row.role !== ""; }); // a role column?
+    if (roles) head.appendChild(el("th", { scope: "col" }, W.role));
     table.appendChild(el("thead")).appendChild(head);
     var body = el("tbody");
-    var inputs = [];
+    var rowInputs = [];
     var weightCells = [];
     var rows = [];
-    group.rows.forEach(function (row, i) {
+    var n = group.rows.length;
+    // Thousands of lines: the table shows them a page at a time (every number is still
+    // recomputed; only the page's rows are drawn), so an edit redraws a page, not the file.
+    var paged = n > PAGED_ABOVE;
+    var first = 0;
+    var lastOut = null;
+
+    function makeRow(i) {
+      var row = group.rows[i];
       var tr = el("tr");
       var th = el("th", { scope: "row" }, row.label);
-      if (row.label !== row.raw) th.appendChild(el("small", {}, " (" + row.raw + ")"));
+      var raw = row.raw === undefined ? row.token : row.raw;
+      if (row.label !== raw) th.appendChild(el("small", {}, " (" + raw + ")"));
       tr.appendChild(th);
+      rowInputs[i] = [];
+      weightCells[i] = [];
       group.heads.forEach(function (h, hi) {
         var td = el("td", { class: "selfattn-try-input" });
         var nid = id + "h" + hi + "r" + i;
         var what = (h.mode === "softmax" ? W.score : W.weight) + (h.name ? " (" + h.name + ")" : "");
         td.appendChild(el("label", { for: nid, class: "selfattn-try-sr" }, what + ": " + row.label + " → " + group.label));
         var num = el("input", { type: "number", id: nid, step: "any", inputmode: "decimal", "data-q": "input", "data-g": g, "data-h": hi, "data-i": i });
-        num.value = String(h.values[i]);
+        num.value = String(state.values[g][hi][i]);
         var range = rangeFor(h, i);
+        range.value = num.value;
         range.setAttribute("aria-label", what + ": " + row.label + " → " + group.label + " (" + W.slider + ")");
         range.setAttribute("data-q", "slider");
         range.setAttribute("data-g", g);
@@ -368,7 +426,7 @@
         range.setAttribute("data-i", i);
         td.appendChild(num);
         td.appendChild(range);
-        inputs.push({ num: num, range: range, h: hi, i: i });
+        rowInputs[i].push({ num: num, range: range, h: hi });
         num.addEventListener("input", function () {
           var v = num.value.trim() === "" ? NaN : Number(num.value);
           var ok = isFinite(v);
@@ -385,104 +443,278 @@
         });
         if (h.mode === "softmax") {
           var wc = el("td", { class: "selfattn-try-num", "data-q": "weight", "data-g": g, "data-h": hi, "data-i": i });
-          weightCells.push(wc);
+          weightCells[i][hi] = wc;
           tr.appendChild(wc);
         }
         tr.appendChild(td);
       });
-      tr.appendChild(el("td", {}, row.role));
-      rows.push(tr);
-      body.appendChild(tr);
-    });
+      if (given) {
+        row.vector.forEach(function (v, a) {
+          var vc = el("td", { class: "selfattn-try-num", "data-q": "vector", "data-g": g, "data-h": 0, "data-i": i + "/" + a });
+          setNum(vc, formatRound(v), v);
+          tr.appendChild(vc);
+        });
+      }
+      if (roles) tr.appendChild(el("td", {}, row.role));
+      rows[i] = tr;
+      markEdited(i);
+      return tr;
+    }
+
+    function last() { return paged ? Math.min(n, first + PAGE_ROWS) : n; }
+
+    function showRows() {
+      body.textContent = "";
+      for (var i = first; i < last(); i++) body.appendChild(rows[i] || makeRow(i));
+      if (lastOut) showWeights(lastOut);
+      if (paged) {
+        pageText.textContent = (first + 1) + "–" + last() + " / " + n;
+        prev.disabled = first === 0;
+        next.disabled = last() === n;
+      }
+    }
+
+    if (paged) {
+      var pager = el("div", { class: "selfattn-try-pager" });
+      var prev = el("button", { type: "button", "aria-label": W.previous_rows || "previous lines" }, "‹");
+      var pageText = el("span", { "aria-live": "polite" });
+      var next = el("button", { type: "button", "aria-label": W.next_rows || "next lines" }, "›");
+      pager.appendChild(prev);
+      pager.appendChild(pageText);
+      pager.appendChild(next);
+      section.appendChild(pager);
+      prev.addEventListener("click", function () { first = Math.max(0, first - PAGE_ROWS); showRows(); });
+      next.addEventListener("click", function () { first = Math.min(n - 1, first + PAGE_ROWS); showRows(); });
+    }
+    showRows();
     table.appendChild(body);
+    // Given weights: each head's sum, the number the build checks.
+    var sumCells = [];
+    if (given) {
+      var foot = el("tr");
+      foot.appendChild(el("th", { scope: "row" }, W.sum));
+      group.heads.forEach(function (h, hi) {
+        var sc = el("td", { class: "selfattn-try-num", "data-q": "sum", "data-g": g, "data-h": hi, "data-i": 0 });
+        sumCells.push(sc);
+        foot.appendChild(sc);
+      });
+      foot.appendChild(el("td", { colspan: axisNames.length + (roles ? 1 : 0) }));
+      table.appendChild(el("tfoot")).appendChild(foot);
+    }
     box.appendChild(table);
     section.appendChild(box);
 
-    var chart = barChart(W, group);
-    section.appendChild(chart.svg);
+    var refusal = el("p", { class: "selfattn-try-refused", role: "alert", "data-q": "refused", "data-g": g });
+    var refusalText = el("span");
+    var rescale = el("button", { type: "button", class: "selfattn-try-rescale" }, W.rescale);
+    refusal.appendChild(refusalText);
+    refusal.appendChild(document.createTextNode(" "));
+    refusal.appendChild(rescale);
+    refusal.hidden = true;
+    if (given) section.appendChild(refusal);
+
+    var chart = group.heads[0].mode === "softmax" ? barChart(W, group) : null;
+    if (chart) section.appendChild(chart.svg);
 
     var vbox = el("div", { class: "selfattn-try-scroll" });
     var vtable = el("table", { class: "selfattn-try-table selfattn-try-vectors" });
     var vhead = el("tr");
     vhead.appendChild(el("td"));
-    var axisNames = data.axes ? data.axes.map(function (a) { return a.name; }) : data.columns;
     axisNames.forEach(function (n) { vhead.appendChild(el("th", { scope: "col" }, n)); });
     vtable.appendChild(el("thead")).appendChild(vhead);
     var vbody = el("tbody");
     var vecCells = {};
+    var outCells = [];
     function vecRow(key, label, h) {
       var tr = el("tr");
       tr.appendChild(el("th", { scope: "row" }, label));
       vecCells[key + h] = axisNames.map(function (_, a) {
         var td = el("td", { class: "selfattn-try-num", "data-q": key, "data-g": g, "data-h": h, "data-a": a });
         tr.appendChild(td);
+        if (key !== "baseline") outCells.push(td);
         return td;
       });
       vbody.appendChild(tr);
     }
+    var contextWord = data.layout ? W.context : W.representation;
     group.heads.forEach(function (h, hi) {
-      vecRow("context", W.representation + (h.name ? " (" + h.name + ")" : ""), hi);
+      vecRow("context", contextWord + (h.name ? " (" + h.name + ")" : ""), hi);
+      if (given) return;
       if (hi === 0) vecRow("baseline", W.baseline, 0);
       vecRow("shift", W.shift + (h.name ? " (" + h.name + ")" : ""), hi);
     });
-    if (group.reference !== null && group.reference !== undefined) {
+    if (hasRef) {
       group.heads.forEach(function (h, hi) {
-        if (hi !== group.reference) vecRow("difference", h.name + " − " + group.heads[group.reference].name, hi);
+        if (hi !== group.reference) vecRow("difference", (data.layout ? W.difference + " " : "") + h.name + " − " + group.heads[group.reference].name, hi);
       });
     }
     vtable.appendChild(vbody);
     vbox.appendChild(vtable);
     section.appendChild(vbox);
-    group.baseline.forEach(function (v, a) { vecCells.baseline0[a].textContent = formatRound(v); });
+    if (vecCells.baseline0) group.baseline.forEach(function (v, a) { vecCells.baseline0[a].textContent = formatRound(v); });
     var sepLine = el("p", { class: "selfattn-try-separation", "aria-live": "polite" });
-    if (group.reference !== null && group.reference !== undefined) section.appendChild(sepLine);
+    var sepCells = [];
+    if (hasRef) {
+      group.heads.forEach(function (_, x) {
+        for (var y = x + 1; y < group.heads.length; y++) {
+          var part = el("span", {}, (sepCells.length ? " · " : "") + W.separation + " " + group.heads[x].name + " ↔ " + group.heads[y].name + " = ");
+          var num = el("span", { class: "selfattn-try-num", "data-q": "separation", "data-g": g, "data-h": x, "data-i": y });
+          part.appendChild(num);
+          sepLine.appendChild(part);
+          sepCells.push(num);
+        }
+      });
+      section.appendChild(sepLine);
+    }
+
+    function markEdited(i) {
+      rows[i].classList.toggle("selfattn-try-edited", state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); }));
+    }
 
     function edit(h, i, v) {
       state.values[g][h][i] = v;
-      var changed = !Object.is(v, group.heads[h].values[i]);
-      rows[i].classList.toggle("selfattn-try-edited", changed || state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); }));
+      markEdited(i);
       update([g], false);
     }
 
-    function show(out) {
-      var main = out.heads[0];
-      var k = 0;
-      group.heads.forEach(function (h, hi) {
-        if (h.mode !== "softmax") return;
-        out.heads[hi].weights.forEach(function (w, i) {
-          var cell = weightCells[k++];
-          cell.textContent = formatValue(w, data.format);
-          cell.setAttribute("data-v", String(w));
-          cell.classList.toggle("selfattn-try-top", out.heads[hi].top[0] === i);
-        });
+    rescale.addEventListener("click", function () {
+      state.values[g].forEach(function (vals, h) {
+        var got = givenWeights(vals, data);
+        if (got.error !== "sum" || !(got.total > 0)) return;
+        vals.forEach(function (v, i) { setInput(h, i, v / got.total); });
       });
-      chart.show(main.weights, main.top[0], data.format);
+      update([g], false);
+    });
+
+    function setInput(h, i, v) {
+      state.values[g][h][i] = v;
+      if (!rows[i]) return;
+      var it = rowInputs[i][h];
+      it.num.value = String(v);
+      it.range.value = String(v);
+      it.num.setAttribute("aria-invalid", "false");
+      markEdited(i);
+    }
+
+    function showSums(values) {
+      sumCells.forEach(function (cell, h) {
+        var total = 0;
+        values[h].forEach(function (v) { total += v; });
+        setNum(cell, formatRound(total), total);
+      });
+    }
+
+    function show(out, blocked) {
+      if (given) showSums(state.values[g]);
+      refusal.hidden = !blocked;
+      if (blocked) {
+        // The build would stop: no numbers, the reason instead.
+        var why = out.failed ? [] : [W.refused_other];
+        var canRescale = false;
+        out.heads.forEach(function (r, hi) {
+          if (!r.error) return;
+          var name = group.heads[hi].name;
+          if (r.error === "sum") {
+            why.push(W.refused_sum.replace("{head}", name).replace("{sum}", pyRepr(r.total)));
+            canRescale = canRescale || r.total > 0;
+          } else why.push(W.refused_value.replace("{head}", name));
+        });
+        say(refusalText, why.join(" "));
+        rescale.hidden = !canRescale;
+        outCells.concat(sepCells).forEach(function (cell) {
+          cell.textContent = "—";
+          cell.removeAttribute("data-v");
+        });
+        say(summary, " · —");
+        return;
+      }
+      var main = out.heads[0];
+      lastOut = out;
+      showWeights(out);
+      if (chart) chart.show(main.weights, main.top[0], data.format);
       out.heads.forEach(function (r, hi) {
         r.context.forEach(function (v, a) { setNum(vecCells["context" + hi][a], formatRound(v), v); });
-        r.shift.forEach(function (v, a) { setNum(vecCells["shift" + hi][a], formatRound(v), v); });
+        if (!given) r.shift.forEach(function (v, a) { setNum(vecCells["shift" + hi][a], formatRound(v), v); });
       });
       out.differences.forEach(function (d) {
         d.values.forEach(function (v, a) { setNum(vecCells["difference" + d.head][a], formatRound(v), v); });
       });
-      sepLine.textContent = out.separations.map(function (s) {
-        return W.separation + " " + group.heads[s.a].name + " ↔ " + group.heads[s.b].name + " = " + formatRound(s.value);
-      }).join(" · ");
-      var parts = [W.top + ": " + main.top.map(function (i) { return group.rows[i].label; }).join(", ")];
-      data.named.forEach(function (item, n) { parts.push(item.name + ": " + formatValue(main.named[n], data.format)); });
-      summary.textContent = " · " + parts.join(" · ");
+      out.separations.forEach(function (s, n) { setNum(sepCells[n], formatRound(s.value), s.value); });
+      var parts = out.heads.map(function (r, hi) {
+        var who = out.heads.length > 1 ? " (" + group.heads[hi].name + ")" : "";
+        return W.top + who + ": " + r.top.map(function (i) { return group.rows[i].label; }).join(", ");
+      });
+      out.heads.forEach(function (r, hi) {
+        var who = out.heads.length > 1 ? " (" + group.heads[hi].name + ")" : "";
+        data.named.forEach(function (item, n) { parts.push(item.name + who + ": " + formatValue(r.named[n], data.format)); });
+      });
+      say(summary, " · " + parts.join(" · "));
+    }
+
+    function showWeights(out) {
+      for (var i = first; i < last(); i++) {
+        group.heads.forEach(function (h, hi) {
+          if (h.mode !== "softmax") return;
+          var w = out.heads[hi].weights[i];
+          var cell = weightCells[i][hi];
+          cell.textContent = formatValue(w, data.format);
+          cell.setAttribute("data-v", String(w));
+          cell.classList.toggle("selfattn-try-top", out.heads[hi].top[0] === i);
+        });
+      }
     }
 
     function reset() {
-      inputs.forEach(function (it) {
-        var v = group.heads[it.h].values[it.i];
-        it.num.value = String(v);
-        it.range.value = String(v);
-        it.num.setAttribute("aria-invalid", "false");
+      rowInputs.forEach(function (its, i) {
+        its.forEach(function (it) { setInput(it.h, i, group.heads[it.h].values[i]); });
       });
-      rows.forEach(function (tr) { tr.classList.remove("selfattn-try-edited"); });
     }
 
     return { section: section, show: show, reset: reset };
+  }
+
+  // Every question's context and shift in one table, each linked to its section: the
+  // questions can be compared without scrolling through their lines.
+  function overviewTable(data, W, id) {
+    var box = el("div", { class: "selfattn-try-scroll" });
+    var table = el("table", { class: "selfattn-try-table selfattn-try-overview" });
+    var head = el("tr");
+    head.appendChild(el("th", { scope: "col" }, W.question));
+    data.columns.forEach(function (n) { head.appendChild(el("th", { scope: "col" }, W.context + " " + n)); });
+    data.columns.forEach(function (n) { head.appendChild(el("th", { scope: "col" }, W.shift + " " + n)); });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = el("tbody");
+    var cells = data.groups.map(function (group, g) {
+      var tr = el("tr");
+      var th = el("th", { scope: "row" });
+      th.appendChild(el("a", { href: "#" + id + "g" + g + "-cap" }, group.label));
+      tr.appendChild(th);
+      var row = { context: [], shift: [] };
+      ["context", "shift"].forEach(function (key) {
+        data.columns.forEach(function (_, a) {
+          var td = el("td", { class: "selfattn-try-num", "data-q": "o" + key, "data-g": g, "data-h": 0, "data-a": a });
+          row[key].push(td);
+          tr.appendChild(td);
+        });
+      });
+      body.appendChild(tr);
+      return row;
+    });
+    table.appendChild(body);
+    box.appendChild(table);
+    return {
+      box: box,
+      show: function (g, r) {
+        r.context.forEach(function (v, a) { setNum(cells[g].context[a], formatRound(v), v); });
+        r.shift.forEach(function (v, a) { setNum(cells[g].shift[a], formatRound(v), v); });
+      },
+    };
+  }
+
+  // Live regions speak when their text is set, even to the same text: set only changes, so
+  // a screen reader hears the groups an edit moved, not every group of the example.
+  function say(node, text) {
+    if (node.textContent !== text) node.textContent = text;
   }
 
   function setNum(cell, text, v) {
@@ -492,14 +724,23 @@
 
   function rangeFor(head, i) {
     var lo, hi, step;
+    // Once per head, not per row: a question may read thousands of lines.
+    if (!head.span) {
+      head.span = [Infinity, -Infinity];
+      head.values.forEach(function (v) { head.span = [Math.min(head.span[0], v), Math.max(head.span[1], v)]; });
+    }
+    var min = head.span[0];
+    var max = head.span[1];
     if (head.mode === "softmax") {
-      var min = Math.min.apply(null, head.values);
-      var max = Math.max.apply(null, head.values);
       step = Math.pow(10, Math.round(Math.log10(Math.max(max - min, 1) / 50)));
       lo = Math.floor((min - 2 * Math.max(1, step * 20)) / step) * step;
       hi = Math.ceil((max + 2 * Math.max(1, step * 20)) / step) * step;
     } else {
-      lo = 0; hi = 1; step = 0.01;
+      // Given weights: 0 to 1, or to a power of ten above them (weights to be normalised
+      // may be written as percentages or counts).
+      lo = 0;
+      hi = max > 1 ? Math.pow(10, Math.ceil(Math.log10(max))) : 1;
+      step = hi / 100;
     }
     var range = el("input", { type: "range", min: pyRepr(pyRound(lo, 6)), max: pyRepr(pyRound(hi, 6)), step: String(step) });
     range.value = String(head.values[i]);
@@ -509,6 +750,8 @@
   // One bar per candidate, the largest weights first when there are more than MAX_BARS (the
   // table lists them all); the rest are summed on one line, so the chart stays readable.
   var MAX_BARS = 30;
+  var PAGED_ABOVE = 200;
+  var PAGE_ROWS = 100;
 
   function barChart(W, group) {
     var rowH = 22, labelW = 120, width = 340, barW = width - labelW - 56;

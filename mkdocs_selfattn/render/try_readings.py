@@ -1,0 +1,186 @@
+"""The ``try`` view's data for the questions (P5-13.1) and heads (P5-13.3) layouts.
+
+The browser engine (assets/try/selfattn-try.js) reads groups of rows, each read by one or more
+heads; this module maps a :class:`~mkdocs_selfattn.readings.ReadingResult` onto that shape. A
+question is its own section (one softmax head), so each question's scores are edited and shown
+beside its own weights, chart and context; a scenario of the heads layout is one section read by
+every head, the first the reference. Rows carry their vectors already projected onto the axes: a
+reader edits scores and weights, never vectors, so the core's projections stay exact.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.reading_engine import SUM_TOLERANCE
+from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.try_csv import Span, field_spans
+from mkdocs_selfattn.render.try_view import DATA_VERSION, EMBED_LIMIT, cell_value, view_words
+
+OVERRIDABLE: tuple[str, ...] = ("question", "group", "head", "context", "difference", "sum")
+OVERRIDABLE += ("vector", "rescale", "separation")
+"""The block's ``text:`` keys this layout adds to the try view's own."""
+
+
+def reading_try_data(
+    result: ReadingResult,
+    labels: Labels,
+    csv_bytes: bytes,
+    *,
+    top: int,
+    normalise: bool,
+    groups: Mapping[str, Sequence[str]],
+    number_format: str | None,
+    text: Mapping[str, str],
+    language: str | None,
+    csv_href: str | None,
+    csv_name: str,
+) -> dict[str, Any]:
+    """The engine's input: per question (or per scenario) a section of editable rows."""
+    csv_text = csv_bytes.decode("utf-8-sig")
+    header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
+    records = field_spans(csv_text)
+    given = result.layout == "heads"
+    k = 1 if given else top
+    sections: list[dict[str, Any]] = []
+    lines: list[list[dict[str, Any]]] = []
+    for group in result.groups:
+        heads = [
+            _head(
+                head,
+                labels,
+                k,
+                list(groups),
+                _cells(head, group, header, records, result, csv_bytes, csv_text),
+            )
+            for head in group.heads
+        ]
+        rows = [
+            {
+                "label": labels(line.token),
+                "token": line.token,
+                "role": line.role,
+                "vector": list(line.vector),
+            }
+            for line in group.lines
+        ]
+        # A group's questions share its lines (by index): thousands of lines are sent once.
+        lines.append(rows)
+        base = {"rows": len(lines) - 1, "baseline": list(group.baseline)}
+        place = labels(group.name) if group.name and len(result.groups) > 1 else None
+        if given:
+            sections.append(
+                {
+                    "kind": "group",
+                    "label": labels(group.name),
+                    **base,
+                    "reference": 0,
+                    "heads": heads,
+                    "initial": {
+                        "differences": [list(h.difference) for h in group.heads[1:]],
+                        "separations": [list(row) for row in group.separations],
+                    },
+                }
+            )
+            continue
+        for head in heads:
+            sections.append(
+                {
+                    "kind": "question",
+                    "label": head["name"] + (f" · {place}" if place else ""),
+                    **base,
+                    "reference": None,
+                    "heads": [{**head, "name": ""}],
+                }
+            )
+    return {
+        "version": DATA_VERSION,
+        "words": reading_words(language, text),
+        "format": number_format,
+        "temperature": None if given else result.temperature,
+        "columns": list(result.axis_names),
+        "axes": None,
+        "top": k,
+        "layout": result.layout,
+        "normalise": normalise,
+        "tolerance": SUM_TOLERANCE,
+        "named": [
+            {"name": labels(name), "members": list(members)} for name, members in groups.items()
+        ],
+        "groups": sections,
+        "lines": lines,
+        "csv": {
+            "name": csv_name,
+            "href": csv_href,
+            "text": csv_text if len(csv_text) <= EMBED_LIMIT else None,
+            "bom": csv_bytes.startswith(b"\xef\xbb\xbf"),
+        },
+    }
+
+
+def reading_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
+    """The try view's words, then this layout's own (render/words.py), then the questions and
+    heads tables' for the words both views show (so they agree), then the block's ``text:``."""
+    from mkdocs_selfattn.render.try_view import OVERRIDABLE as TRY_OVERRIDABLE
+    from mkdocs_selfattn.render.words import READING, TRY_READING, words
+
+    keys = set(OVERRIDABLE) | set(TRY_OVERRIDABLE)
+    overrides = {k: v for k, v in text.items() if k in keys}
+    own = words(TRY_READING, language)
+    table = {k: v for k, v in words(READING, language).items() if k in own}
+    return {**view_words(language, {}), **own, **table, **overrides}
+
+
+def _head(
+    head: HeadResult, labels: Labels, k: int, names: list[str], cells: list[Span]
+) -> dict[str, Any]:
+    weights = dict(head.groups)
+    return {
+        "name": labels(head.name),
+        "column": head.column,
+        "mode": "given" if head.given else "softmax",
+        "values": list(head.values),
+        "cells": [list(span) for span in cells],
+        "initial": {
+            "weights": list(head.weights),
+            "context": list(head.context),
+            "shift": list(head.shift),
+            "top": list(head.top(k)),
+            "named": [weights[name] for name in names],
+        },
+    }
+
+
+def _cells(
+    head: HeadResult,
+    group: GroupResult,
+    header: list[str],
+    records: list[list[Span]],
+    result: ReadingResult,
+    csv_bytes: bytes,
+    text: str,
+) -> list[Span]:
+    """Where each line's cell of the head's column lies in the text, checked against the core."""
+    from mkdocs_selfattn.csv_diagnose import row_line
+
+    if head.column not in header:
+        raise DataError(result.source, f"the try view found no column {head.column!r}")
+    at = header.index(head.column)
+    spans: list[Span] = []
+    for line, value in zip(group.lines, head.values, strict=True):
+        record = records[line.row + 1] if line.row + 1 < len(records) else []
+        span = record[at] if at < len(record) else None
+        if span is None or cell_value(text, span) != value:
+            raise DataError(
+                result.source,
+                f"the try view could not find this row's {head.column!r} cell in the file's text "
+                "(blank-looking lines or odd quoting?); save the file as plain CSV",
+                line=row_line(csv_bytes, line.row),
+            )
+        spans.append(span)
+    return spans
