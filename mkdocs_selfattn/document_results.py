@@ -10,6 +10,8 @@ import numpy as np
 from mkdocs_selfattn.attention import AttentionResults, compute
 from mkdocs_selfattn.candidate_table import CandidateTable
 from mkdocs_selfattn.errors import DataError, did_you_mean, did_you_mean_each
+from mkdocs_selfattn.named_groups import check_named_groups
+from mkdocs_selfattn.named_groups import listing as _listing
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 
 
@@ -91,28 +93,9 @@ def _wanted_targets(
 
 
 def _check_groups(part: CandidateTable, document: str, groups: Mapping[str, Sequence[str]]) -> None:
-    """Every token a group names must be a candidate of the document."""
     # Distinct candidates in CSV order (codes number tokens by first appearance in the file).
     in_order = [part.candidates[c] for c in np.unique(part.candidate_codes)]
-    candidate_tokens = set(in_order)
-    for name, members in groups.items():
-        twice = [m for i, m in enumerate(members) if m in members[:i]]
-        if twice:
-            raise DataError(
-                part.source,
-                f"group {name!r} names {twice[0]!r} twice; list each candidate once",
-                key="groups",
-            )
-        absent = list(dict.fromkeys(m for m in members if m not in candidate_tokens))
-        if absent:
-            named = ", ".join(repr(a) for a in absent)
-            which = "which is not a candidate" if len(absent) == 1 else "which are not candidates"
-            raise DataError(
-                part.source,
-                f"group {name!r} names {named}, {which} of document {document!r}"
-                f"{did_you_mean_each(absent, in_order)}; its candidates are {_listing(in_order)}",
-                key="groups",
-            )
+    check_named_groups(part.source, f"document {document!r}", groups, in_order)
 
 
 def _target_result(
@@ -153,9 +136,3 @@ def _target_result(
 def _group_weight(candidates: Sequence[CandidateResult], members: set[str]) -> float:
     # Summed left to right like the chapter's script, so both print the same rounded value.
     return float(sum(c.weight for c in candidates if c.token in members))
-
-
-def _listing(values: Sequence[str], limit: int = 20) -> str:
-    shown = ", ".join(repr(v) for v in values[:limit])
-    more = len(values) - limit
-    return shown + (f" and {more} more" if more > 0 else "")

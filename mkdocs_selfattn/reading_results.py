@@ -9,7 +9,9 @@ from typing import TypeVar
 
 import numpy as np
 
-from mkdocs_selfattn.errors import DataError, did_you_mean, did_you_mean_each
+from mkdocs_selfattn.errors import DataError, did_you_mean
+from mkdocs_selfattn.named_groups import check_named_groups
+from mkdocs_selfattn.named_groups import listing as _listing
 from mkdocs_selfattn.reading_engine import ReadingArrays, compute_reading, group_name, separations
 from mkdocs_selfattn.reading_table import ReadingTable
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Layout, Line, ReadingResult
@@ -159,24 +161,6 @@ def _too_far(table: ReadingTable, arrays: ReadingArrays, seps: np.ndarray) -> st
 def _check_groups(
     part: ReadingTable, document: str | None, groups: Mapping[str, Sequence[str]]
 ) -> None:
-    """Every token a named group lists must be a line of the rows read."""
     in_order = list(dict.fromkeys(part.text(part.columns.candidate)))
-    known = set(in_order)
     where = "the file" if document is None else f"document {document!r}"
-    for name, members in groups.items():
-        absent = list(dict.fromkeys(m for m in members if m not in known))
-        if absent:
-            named = ", ".join(repr(a) for a in absent)
-            which = "which is not a candidate" if len(absent) == 1 else "which are not candidates"
-            raise DataError(
-                part.source,
-                f"group {name!r} names {named}, {which} of {where}"
-                f"{did_you_mean_each(absent, in_order)}; its candidates are {_listing(in_order)}",
-                key="groups",
-            )
-
-
-def _listing(values: Sequence[str], limit: int = 20) -> str:
-    shown = ", ".join(repr(v) for v in values[:limit])
-    more = len(values) - limit
-    return shown + (f" and {more} more" if more > 0 else "")
+    check_named_groups(part.source, where, groups, in_order)

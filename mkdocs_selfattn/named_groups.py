@@ -1,0 +1,41 @@
+"""The block's named candidate groups, checked against the rows an example reads: the one check
+every layout shares, so a wrong group reads the same in each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from mkdocs_selfattn.errors import DataError, did_you_mean_each
+
+
+def listing(values: Sequence[str], limit: int = 20) -> str:
+    """Names for a message: the first ``limit`` of them, then how many more."""
+    shown = ", ".join(repr(v) for v in values[:limit])
+    more = len(values) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def check_named_groups(
+    source: str, where: str, groups: Mapping[str, Sequence[str]], in_order: Sequence[str]
+) -> None:
+    """Every token a group names is a candidate of ``where`` (``in_order``: its distinct
+    candidates in CSV order), and named once."""
+    known = set(in_order)
+    for name, members in groups.items():
+        twice = [m for i, m in enumerate(members) if m in members[:i]]
+        if twice:
+            raise DataError(
+                source,
+                f"group {name!r} names {twice[0]!r} twice; list each candidate once",
+                key="groups",
+            )
+        absent = list(dict.fromkeys(m for m in members if m not in known))
+        if absent:
+            named = ", ".join(repr(a) for a in absent)
+            which = "which is not a candidate" if len(absent) == 1 else "which are not candidates"
+            raise DataError(
+                source,
+                f"group {name!r} names {named}, {which} of {where}"
+                f"{did_you_mean_each(absent, in_order)}; its candidates are {listing(in_order)}",
+                key="groups",
+            )
