@@ -342,3 +342,21 @@ def test_no_horizontal_overflow_at_375_px(
     assert not outside, outside
     if language == "zh":
         page.screenshot(path=str(artifacts / f"{stem}-phone.png"), full_page=True)
+
+
+@pytest.mark.parametrize(("stem", "language"), PAGES, ids=PAGE_IDS)
+def test_chart_words_stay_legible_at_375_px(
+    base: str, phone: Callable[[str], Any], stem: str, language: str
+) -> None:
+    """On a phone a chart is either drawn wide enough to read (its box scrolls sideways) or
+    scaled down into the column; scaled down, its words must still be 7 px or more."""
+    page = phone(base + url(stem, language))
+    page.wait_for_function(WAIT_FOR_MERMAID, arg=MERMAIDS[stem], timeout=30_000)
+    charts = page.locator("article svg.selfattn-chart")
+    assert charts.count() == CHARTS[stem]
+    small = {
+        n + 1: found[:3]
+        for n in range(charts.count())
+        if (found := page.evaluate(CHART_TEXT_PX, charts.nth(n).element_handle()))
+    }
+    assert not small, f"chart words under 7 px at 375 px (chart: first three): {small}"
