@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from mkdocs_selfattn.errors import BlockError, UseOfFailedExampleError, closest, did_you_mean
+from mkdocs_selfattn.inline_answer import Answer
 from mkdocs_selfattn.inline_readings import (
     READING_NAMES,
     reading_arguments_fit,
@@ -25,7 +26,7 @@ from mkdocs_selfattn.inline_readings import (
 from mkdocs_selfattn.markdown_scan import INLINE_PREFIX, inline_spans
 from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.escape import md_text
-from mkdocs_selfattn.render.labels import Labels, format_value, py_list
+from mkdocs_selfattn.render.labels import Labels, py_list
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 
 if TYPE_CHECKING:
@@ -48,25 +49,14 @@ class InlineValue:
     spec: str | None
 
 
-class _Ask:
-    """One inline value being answered: its example's result, and failures at its line."""
+class _Ask(Answer):
+    """One inline value of a targets example being answered: its result and labels."""
 
     def __init__(self, item: InlineValue, example: Example) -> None:
-        self.where = f"inline value '{item.example_id} {item.quantity}'"
-        self.line = item.line
-        self.spec = item.spec
+        super().__init__(f"inline value '{item.example_id} {item.quantity}'", item.line, item.spec)
         assert isinstance(example.result, DocumentResult)
         self.result: DocumentResult = example.result
         self.labels: Labels = example.labels
-
-    def fail(self, message: str) -> BlockError:
-        return BlockError(f"{self.where}: {message}", line=self.line)
-
-    def number(self, value: float) -> str:
-        try:
-            return format_value(value, self.spec)
-        except (ValueError, TypeError) as exc:
-            raise self.fail(f"format ':{self.spec}' does not apply to {value!r} ({exc})") from None
 
     def target(self, text: str) -> TargetResult:
         result, labels = self.result, self.labels

@@ -16,10 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.errors import BlockError, did_you_mean
+from mkdocs_selfattn.errors import did_you_mean
+from mkdocs_selfattn.inline_answer import Answer
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.render.escape import md_text
-from mkdocs_selfattn.render.labels import Labels, format_value
+from mkdocs_selfattn.render.labels import Labels
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.pipeline import Example
@@ -27,25 +28,16 @@ if TYPE_CHECKING:
 _POSITION = re.compile(r"^(?P<token>.+)@(?P<row>\d+)$")
 
 
-class Reading:
+class Reading(Answer):
     """One inline value of a reading example being answered."""
 
     def __init__(self, where: str, line: int, spec: str | None, example: Example) -> None:
-        self.where, self.line, self.spec = where, line, spec
+        super().__init__(where, line, spec)
         result = example.result
         assert isinstance(result, ReadingResult)
         self.result: ReadingResult = result
         self.labels: Labels = example.labels
         self.named_groups = dict(example.spec.groups)
-
-    def fail(self, message: str) -> BlockError:
-        return BlockError(f"{self.where}: {message}", line=self.line)
-
-    def number(self, value: float) -> str:
-        try:
-            return format_value(value, self.spec)
-        except (ValueError, TypeError) as exc:
-            raise self.fail(f"format ':{self.spec}' does not apply to {value!r} ({exc})") from None
 
     def text(self, value: str) -> str:
         if self.spec is not None:

@@ -50,13 +50,18 @@ def _copy_data(site: Site) -> None:
         shutil.copyfile(source, target)
 
 
-@pytest.fixture(scope="module")
-def figures_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    site = new_site(tmp_path_factory.mktemp("figures"), course_csv=False)
+def _figures_page(site: Site) -> None:
+    """The drafts' two defining blocks and every figure view of :data:`VIEWS` on one page."""
     _copy_data(site)
     manual = _without_script(draft_block("p5-13-1-attention.md", "manual"))
     heads = _without_script(draft_block("p5-13-3-qkv-multihead.md", "heads"))
     site.page("index.md", "# Figures\n\n" + manual + "\n" + heads + VIEWS)
+
+
+@pytest.fixture(scope="module")
+def figures_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    site = new_site(tmp_path_factory.mktemp("figures"), course_csv=False)
+    _figures_page(site)
     done = site.run()
     assert done.returncode == 0, done.stderr
     return site
@@ -182,10 +187,7 @@ def test_every_figure_view_is_drawn_ahead_by_the_worker(
     """The look-ahead sends every figure view (with its ``query:``) to the worker, and every
     page takes what was sent: nothing is drawn twice, nothing is drawn in the build process."""
     site = new_site(tmp_path_factory.mktemp("ahead"), course_csv=False)
-    _copy_data(site)
-    manual = _without_script(draft_block("p5-13-1-attention.md", "manual"))
-    heads = _without_script(draft_block("p5-13-3-qkv-multihead.md", "heads"))
-    site.page("index.md", "# Figures\n\n" + manual + "\n" + heads + VIEWS)
+    _figures_page(site)
     done = site.run("-v")
     assert done.returncode == 0, done.stderr
     assert "sent 2 results and 6 charts to the worker" in done.stderr
