@@ -100,7 +100,7 @@ def run_parse(path: str) -> float:
 
     with open(path, "rb") as handle:
         data = handle.read()
-    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.column_map import ColumnMap
 
     cols = ColumnMap()
     header = core_table._read_header(data, path)

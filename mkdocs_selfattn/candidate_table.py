@@ -6,15 +6,15 @@ numbers travel with every subset so messages can still name the file's lines.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.column_map import ColumnMap
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -34,44 +34,6 @@ def run_now(fn: Callable[..., _T], *args: Any) -> Future[_T]:
     future: Future[_T] = Future()
     future.set_result(fn(*args))
     return future
-
-
-@dataclass(frozen=True)
-class ColumnMap:
-    """Names of the CSV columns the core needs, so a course may call ``document_id`` ``memo``."""
-
-    document: str = "document_id"
-    target: str = "target_token"
-    candidate: str = "candidate_token"
-    role: str = "candidate_role"
-    score: str = "score"
-    target_index: str = "target_index"
-    candidate_index: str = "candidate_index"
-
-    @classmethod
-    def keys(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
-
-    @classmethod
-    def from_mapping(cls, mapping: Mapping[str, str], *, source: str) -> ColumnMap:
-        """Build from user options, refusing keys the core does not know."""
-        unknown = sorted(set(mapping) - set(cls.keys()))
-        if unknown:
-            raise DataError(
-                source,
-                f"unknown column role(s) {', '.join(unknown)} in the column mapping; "
-                f"the roles are {', '.join(cls.keys())}",
-                key="columns",
-            )
-        return replace(cls(), **{k: str(v) for k, v in mapping.items()})
-
-    @property
-    def text_columns(self) -> tuple[str, str, str, str]:
-        return (self.document, self.target, self.candidate, self.role)
-
-    @property
-    def index_columns(self) -> tuple[str, str]:
-        return (self.target_index, self.candidate_index)
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from mkdocs_selfattn.errors import DataError
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.column_map import ColumnMap
 
 BOM = b"\xef\xbb\xbf"
 

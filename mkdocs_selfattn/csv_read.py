@@ -20,11 +20,11 @@ import numpy as np
 from mkdocs_selfattn.candidate_table import (
     PARALLEL_ROWS,
     CandidateTable,
-    ColumnMap,
     FloatArray,
     IntArray,
     run_now,
 )
+from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.csv_diagnose import BOM, diagnose, without_bom
 from mkdocs_selfattn.csv_encode import encode
 from mkdocs_selfattn.errors import DataError, did_you_mean_each

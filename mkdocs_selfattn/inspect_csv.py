@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from mkdocs_selfattn.candidate_table import CandidateTable, ColumnMap
+from mkdocs_selfattn.candidate_table import CandidateTable
+from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.csv_read import read_table
 from mkdocs_selfattn.data_checks import DataProblems, document_problems
 

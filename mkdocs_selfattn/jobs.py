@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.readings import Layout, ReadingResult, reading_payload
-from mkdocs_selfattn.render.chart import ChartStyle
-from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.results import DocumentResult, result_payload
 
-if TYPE_CHECKING:  # a worker imports it when the first request arrives
+if TYPE_CHECKING:  # a worker imports them when the first request arrives
+    from mkdocs_selfattn.render.chart import ChartStyle
+    from mkdocs_selfattn.render.labels import Labels
     from mkdocs_selfattn.spec import ExampleSpec
 
 RESULTS_KEPT = 1024
@@ -95,7 +95,7 @@ class ChartRequest:
 def compute(request: ComputeRequest) -> Result:
     if request.spec.layout != "targets":
         return compute_reading_request(request)
-    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.column_map import ColumnMap
     from mkdocs_selfattn.csv_read import parse_table
     from mkdocs_selfattn.document_results import compute_document
 
@@ -157,6 +157,8 @@ def compute_payload(request: ComputeRequest) -> dict[str, Any]:
 
 
 def draw_chart(request: ChartRequest) -> tuple[str, list[str]]:
+    from mkdocs_selfattn.render.labels import Labels
+
     with _portable_errors():
         result = _RESULTS.get(request.compute.key)
         if result is None:

@@ -22,7 +22,8 @@ from mkdocs_selfattn.attention import (
     group_pass,
     segments,
 )
-from mkdocs_selfattn.candidate_table import CandidateTable, ColumnMap, FloatArray, IntArray
+from mkdocs_selfattn.candidate_table import CandidateTable, FloatArray, IntArray
+from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.float_range import means_in_range
 from mkdocs_selfattn.reading_table import ReadingTable

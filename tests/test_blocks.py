@@ -678,7 +678,7 @@ def test_spec_defaults_are_the_table_defaults() -> None:
 
 
 def test_column_roles_are_the_column_maps_fields() -> None:
-    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.column_map import ColumnMap
     from mkdocs_selfattn.spec_values import COLUMN_ROLES
 
     # ``group`` is a role of the questions and heads layouts only (see spec_layout.py).

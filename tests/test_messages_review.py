@@ -68,7 +68,7 @@ def test_a_group_with_one_wrong_member_is_singular() -> None:
 
 
 def test_a_mapped_column_that_is_not_in_the_header_is_suggested() -> None:
-    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.column_map import ColumnMap
 
     text = TROPHY.replace("document_id", "sentence")
     with pytest.raises(DataError) as caught:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mkdocs_selfattn.candidate_table import ColumnMap
+from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.csv_diagnose import row_line
 from mkdocs_selfattn.csv_read import parse_table, read_table
 from mkdocs_selfattn.errors import DataError

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-from mkdocs_selfattn.candidate_table import ColumnMap
+from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.template_env import Cells, Described, Named

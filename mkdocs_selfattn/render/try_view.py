@@ -234,7 +234,7 @@ def _score_cells(
     """Per target, the text span of each candidate's score cell, checked against the core."""
     import numpy as np
 
-    from mkdocs_selfattn.candidate_table import ColumnMap
+    from mkdocs_selfattn.column_map import ColumnMap
     from mkdocs_selfattn.csv_diagnose import row_line
     from mkdocs_selfattn.csv_read import parse_table
 
