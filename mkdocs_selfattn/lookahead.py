@@ -55,9 +55,11 @@ def look_ahead(
     memos: MemoStore,
     site: Site,
     pipeline: Callable[[], Pipeline],
+    start: Callable[[], None] = lambda: None,
 ) -> None:
     """Send the uncached work of every page whose memo does not hold (``pipeline`` is built
-    only if one needs work)."""
+    only if one needs work). ``start`` is called at the first such page, before the rest is
+    read: the worker then imports numpy while this process reads, parses and sends."""
     from mkdocs.utils import meta
 
     needed: list[tuple[File, Path, str, str | None]] = []
@@ -76,6 +78,8 @@ def look_ahead(
         key = memos.key(markdown, file, src_path, language)
         memos.looked[file.src_uri] = (markdown, file.url, key)
         if memos.holding(key, peek=True) is None:
+            if not needed:
+                start()
             needed.append((file, src_path, markdown, language))
     memos.forget_digests()
     if not needed:

@@ -106,7 +106,15 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
 
     def _look_ahead(self, pages: Sequence[File], config: MkDocsConfig) -> None:
         assert self._memos is not None
-        look_ahead(pages, config, memos=self._memos, site=self.site, pipeline=lambda: self.pipeline)
+        assert self._pool is not None
+        look_ahead(
+            pages,
+            config,
+            memos=self._memos,
+            site=self.site,
+            pipeline=lambda: self.pipeline,
+            start=self._pool.prepare,
+        )
 
     @event_priority(-110)  # after mkdocs-static-i18n (-100) has chosen this language's files
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:

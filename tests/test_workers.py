@@ -100,6 +100,38 @@ def test_a_warm_build_starts_no_worker(tmp_path: Path) -> None:
     assert started == []
 
 
+
+def test_after_a_csv_edit_the_worker_starts_before_the_blocks_are_read(tmp_path: Path) -> None:
+    """The worker's imports are the long pole of a one-edit build: its pool is started at the
+    first page the look-ahead cannot answer, before that page's blocks are parsed and sent."""
+    import mkdocs_selfattn.prefetch as prefetch_module
+
+    site = new_site(
+        tmp_path / "project",
+        {"index.md": "# W\n\n" + seed_block(show="[output, chart]")},
+        plugin_options={"chart_workers": 1},
+    )
+    site.build(strict=True)
+    csv = site.root / COURSE_CSV_REL
+    csv.write_text(csv.read_text(encoding="utf-8").replace(",0.7\n", ",0.75\n", 1), "utf-8")
+    events: list[str] = []
+    submit, prefetch_page = WorkerPool.submit, prefetch_module.prefetch_page
+
+    def spy_submit(self: WorkerPool, fn: Any, *args: Any) -> Any:
+        events.append(fn.__name__)
+        return submit(self, fn, *args)
+
+    def spy_prefetch(*args: Any, **kwargs: Any) -> None:
+        events.append("read blocks")
+        prefetch_page(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WorkerPool, "submit", spy_submit)
+        patch.setattr(prefetch_module, "prefetch_page", spy_prefetch)
+        site.build(strict=True)
+    assert events[:3] == ["prepare", "read blocks", "compute_payload"], events
+    assert events.count("prepare") == 1
+
 def _many_charts_site(root: Path, workers: int, chapters: int = 12) -> Site:
     pages = {}
     for i in range(chapters):
