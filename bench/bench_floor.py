@@ -99,20 +99,28 @@ def report(chapters: int, m: dict[str, float]) -> None:
     for name, value in m.items():
         unit = "MB" if name in ("plain pss", "worker memory") else "s"
         print(f"  {name:38s} {value:8.3f} {unit}")
-    print(f"  one-edit floor: plugin's first code {first:.3f} s + numpy, matplotlib and one chart "
-          f"{chain:.3f} s = {edit_floor:.3f} s = {edit_floor / m['plain wall']:.2f} x plain "
-          "(target <= 1.10)")
+    print(
+        f"  one-edit floor: plugin's first code {first:.3f} s + numpy, matplotlib and one chart "
+        f"{chain:.3f} s = {edit_floor:.3f} s = {edit_floor / m['plain wall']:.2f} x plain "
+        "(target <= 1.10)"
+    )
     memory = (m["plain pss"] + m["worker memory"]) / m["plain pss"]
-    print(f"  memory floor with one worker: (plain {m['plain pss']:.0f} + worker "
-          f"{m['worker memory']:.0f} MB) / plain = {memory:.2f} (target <= 3.0)")
+    print(
+        f"  memory floor with one worker: (plain {m['plain pss']:.0f} + worker "
+        f"{m['worker memory']:.0f} MB) / plain = {memory:.2f} (target <= 3.0)"
+    )
     imports = m["import numpy"] + m["import matplotlib"] + m["first result (with its imports)"]
     worker_cpu = imports + chapters * m["each further result + chart"]
-    print(f"  cold build, the worker's own work: imports {imports:.3f} s + {chapters} x "
-          f"{m['each further result + chart']:.4f} s = {worker_cpu:.3f} s; markdown-exec's "
-          f"overhead {m['mdexec overhead wall']:.3f} s wall, {m['mdexec overhead cpu']:.3f} s CPU")
+    print(
+        f"  cold build, the worker's own work: imports {imports:.3f} s + {chapters} x "
+        f"{m['each further result + chart']:.4f} s = {worker_cpu:.3f} s; markdown-exec's "
+        f"overhead {m['mdexec overhead wall']:.3f} s wall, {m['mdexec overhead cpu']:.3f} s CPU"
+    )
     one_worker = first + worker_cpu - m["plain wall"]
-    print(f"  cold wall overhead floor with one worker: {max(one_worker, 0):.3f} s = "
-          f"{max(one_worker, 0) / m['mdexec overhead wall']:.2f} x markdown-exec's (target <= 0.5)")
+    print(
+        f"  cold wall overhead floor with one worker: {max(one_worker, 0):.3f} s = "
+        f"{max(one_worker, 0) / m['mdexec overhead wall']:.2f} x markdown-exec's (target <= 0.5)"
+    )
 
 
 def main() -> int:

@@ -53,7 +53,9 @@ def first_code(argv: list[str]) -> None:
     except SystemExit as exc:
         code = int(exc.code or 0)
     seen = -1.0 if notice.seen is None else notice.seen - START
-    sys.stdout.write("\n" + json.dumps({"plugin_import_s": seen, "end_s": time.perf_counter() - START}))
+    sys.stdout.write(
+        "\n" + json.dumps({"plugin_import_s": seen, "end_s": time.perf_counter() - START})
+    )
     sys.exit(code)
 
 
