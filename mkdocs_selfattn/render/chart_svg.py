@@ -94,13 +94,25 @@ def installed_families(families: Sequence[str]) -> list[str]:
     return found[:2] or ["DejaVu Sans"]
 
 
+_MEASURING: dict[tuple[object, ...], Any] = {}
+
+
 def measuring_renderer(fig: Any) -> Any:
     """A renderer to measure a figure's texts with while laying it out (the SVG is written
-    later, by its own backend, with the same font metrics)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    later, by its own backend, with the same font metrics).
 
-    canvas: Any = FigureCanvasAgg(fig)
-    return canvas.get_renderer()
+    One for the whole process per dpi and font setting: matplotlib caches text metrics per
+    renderer, and a text's metrics depend on nothing else (not the figure's size), while the same
+    words (axis titles, values) recur in every chart and in every fitting step of one."""
+    import matplotlib
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    rc = matplotlib.rcParams
+    key = (fig.dpi, rc["text.hinting"], rc["text.hinting_factor"], rc["text.kerning_factor"])
+    renderer = _MEASURING.get(key)
+    if renderer is None:
+        renderer = _MEASURING[key] = RendererAgg(1, 1, fig.dpi)
+    return renderer
 
 
 def _rc(style: ChartStyle) -> Any:
@@ -148,12 +160,9 @@ def draw_svg(
         fig.subplots_adjust(
             **(margins or {"left": 0.09, "right": 0.99, "bottom": 0.17, "top": 0.93})
         )
-        try:
-            drawn = draw(fig)
-            buffer = StringIO()
-            fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-        finally:
-            fig.clear()
+        drawn = draw(fig)
+        buffer = StringIO()
+        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     # Matplotlib names the glyph by code point ("Glyph 74029 (\\N{…}) missing from font(s)").
     missing = sorted(
         {chr(int(n)) for w in caught for n in re.findall(r"Glyph (\d+) \(", str(w.message))}
