@@ -66,6 +66,9 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
     from matplotlib.transforms import blended_transform_factory, offset_copy
 
     ax = fig.add_subplot()
+    # Matplotlib updates the data limits with every bar it adds (walking the rectangle's path,
+    # most of what ``ax.bar`` costs); the limits are set by hand below, so these go unread.
+    ax._update_patch_limits = _unread_limits
     ax.set_axis_off()
     n_series = max(len(bars.series), 1)
     width = 0.8 / n_series
@@ -136,6 +139,10 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
             if s in bars.shortened:
                 text.set_gid(f"series_{s}")
     return dense
+
+
+def _unread_limits(patch: Any) -> None:
+    pass
 
 
 def _y_range(values: Sequence[float], weights: bool) -> tuple[float, float]:
