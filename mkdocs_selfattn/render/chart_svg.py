@@ -191,11 +191,11 @@ def _figure_svg(
 def _collector_paused() -> Iterator[None]:
     """No cyclic garbage collection while a chart is drawn.
 
-    A figure is tens of thousands of objects in reference cycles, alive until its SVG is
-    written: collections in the middle of a chart (five or six of them) scanned them, found
-    nothing to free and moved them to older generations, where they stayed, dead, until a
-    costlier collection. Collected after the chart instead, they are freed by the first young
-    collection, which cut the collector's share of a chart from about 3 ms to under 1."""
+    A figure is thousands of objects in reference cycles, alive until its SVG is written:
+    collections in the middle of a chart (five or six of them) scanned them, found nothing to
+    free and moved them to older generations, where they stayed, dead, until a costlier
+    collection. Collected after the chart instead, they are freed by the first young collection,
+    which cut the collector's share of a chart from about 3 ms to under 1."""
     enabled = gc.isenabled()
     gc.disable()
     try:
