@@ -114,6 +114,9 @@ FIGURES: dict[str, tuple[str, Callable[..., Any], dict[str, Any]]] = {
         {"text": {"axis_x": "decision_axis", "axis_y": "evidence_condition_axis"}},
     ),
     "chart_heads.svg": ("report", render_chart, {}),
+    # Each figure view in each layout that has it: the other layout's context and separation.
+    "context_chart_heads.svg": ("report", render_context_chart, {}),
+    "separation_chart_questions.svg": ("manual", render_separation_chart, {}),
 }
 
 

@@ -66,6 +66,9 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
     from matplotlib.transforms import blended_transform_factory, offset_copy
 
     ax = fig.add_subplot()
+    # Matplotlib updates the data limits with every bar it adds (walking the rectangle's path,
+    # most of what ``ax.bar`` costs); the limits are set by hand below, so these go unread.
+    ax._update_patch_limits = _unread_limits
     ax.set_axis_off()
     n_series = max(len(bars.series), 1)
     width = 0.8 / n_series
@@ -129,13 +132,17 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
     if bars.heading:
         ax.set_title(bars.heading)
     legend = ax.legend(title=None, loc="upper right", fontsize=8) if bars.legend else None
-    dense = _fit(fig, ax, value_texts, names, axis_x, patches, legend, bars, points)
+    dense = _fit(fig, ax, value_texts, names, axis_x, patches, legend, bars)
     shown = ax.get_legend()
     if shown is not None:
         for s, text in enumerate(shown.get_texts()):
             if s in bars.shortened:
                 text.set_gid(f"series_{s}")
     return dense
+
+
+def _unread_limits(patch: Any) -> None:
+    pass
 
 
 def _y_range(values: Sequence[float], weights: bool) -> tuple[float, float]:
@@ -179,8 +186,9 @@ def _fit(
     patches: list[Any],
     legend: Any,
     bars: Bars,
-    points: Any,
 ) -> bool:
+    # One renderer for every step: a text's metrics do not depend on the figure's size, and a
+    # text measured again (moved, not changed) is answered from the renderer's cache.
     renderer = measuring_renderer(fig)
     gap = GAP * fig.dpi / 72
     value_boxes = boxes(values, renderer)
@@ -202,24 +210,23 @@ def _fit(
             (names, upright if upright_names else gap),
         ]
         for _ in range(4):
-            crowded = [(g, air) for g, air in groups if overlapping(boxes(g, renderer), air)]
+            measured = [(boxes(g, renderer), air) for g, air in groups]
+            crowded = [(found, air) for found, air in measured if overlapping(found, air)]
             if not crowded:
+                name_boxes = measured[1][0]
                 break
-            fig.set_size_inches(
-                fig.get_figwidth() * _spread(crowded, renderer), fig.get_figheight()
-            )
-            renderer = measuring_renderer(fig)
-        name_boxes = boxes(names, renderer)
-    # Texts that stayed as drawn keep their first measurement: a chart that fits is measured once.
+            fig.set_size_inches(fig.get_figwidth() * _spread(crowded), fig.get_figheight())
+        else:
+            name_boxes = boxes(names, renderer)
+    # Boxes are measured again only after the figure changed: a chart that fits is measured once.
     # The axis title sits under the names, not beside a two-line one.
     title_top = axis_x.get_window_extent(renderer).y1
     if upright_names or any(b.y0 < title_top for b in name_boxes):
-        _room_below(fig, ax, names, axis_x, renderer, points)
-        renderer = measuring_renderer(fig)
+        _room_below(fig, ax, name_boxes, axis_x, renderer)
     if upright_values:
-        _room_above(ax, values, renderer)
+        value_boxes = _room_above(ax, values, renderer)
     if legend is not None:
-        if upright_values or upright_names:
+        if upright_names and not upright_values:  # moved since measured: the figure changed
             value_boxes = boxes(values, renderer)
         covered = value_boxes + [p.get_window_extent(renderer) for p in patches]
         if _touches(legend.get_window_extent(renderer), covered):
@@ -227,12 +234,12 @@ def _fit(
     return upright_values or upright_names
 
 
-def _spread(groups: Sequence[tuple[list[Any], float]], renderer: Any) -> float:
-    """How much wider the figure must be for the crowded texts to stand apart (each group with
-    its own air between texts)."""
+def _spread(groups: Sequence[tuple[list[Any], float]]) -> float:
+    """How much wider the figure must be for the crowded texts (their boxes) to stand apart (each
+    group with its own air between texts)."""
     need = 1.05
     for group, gap in groups:
-        found = sorted(boxes(group, renderer), key=lambda b: (b.x0 + b.x1) / 2)
+        found = sorted(group, key=lambda b: (b.x0 + b.x1) / 2)
         for a, b in itertools.pairwise(found):
             step = (b.x0 + b.x1) / 2 - (a.x0 + a.x1) / 2
             want = (a.width + b.width) / 2 + gap
@@ -241,15 +248,13 @@ def _spread(groups: Sequence[tuple[list[Any], float]], renderer: Any) -> float:
     return need
 
 
-def _room_below(
-    fig: Any, ax: Any, names: list[Any], axis_x: Any, renderer: Any, points: Any
-) -> None:
-    """Upright names hang lower: the axis title moves under them and the figure grows to hold
-    both, the plot keeping its height."""
+def _room_below(fig: Any, ax: Any, name_boxes: list[Any], axis_x: Any, renderer: Any) -> None:
+    """Upright names (their boxes) hang lower: the axis title moves under them and the figure
+    grows to hold both, the plot keeping its height."""
     from matplotlib.transforms import offset_copy
 
     bottom_px = ax.get_window_extent(renderer).y0
-    deepest = min(b.y0 for b in boxes(names, renderer))
+    deepest = min(b.y0 for b in name_boxes)
     drop_pt = (bottom_px - deepest) * 72 / fig.dpi + 4
     axis_x.set_transform(offset_copy(ax.transAxes, fig=fig, y=-drop_pt, units="points"))
     title_pt = axis_x.get_window_extent(renderer).height * 72 / fig.dpi
@@ -270,18 +275,20 @@ def _grow(fig: Any, *, bottom: float | None = None, top: float | None = None) ->
     fig.subplots_adjust(bottom=low / total, top=(low + plot) / total)
 
 
-def _room_above(ax: Any, values: list[Any], renderer: Any) -> None:
-    """Upright values are tall: raise the y range until the tallest stays inside the plot."""
+def _room_above(ax: Any, values: list[Any], renderer: Any) -> list[Any]:
+    """Upright values are tall: raise the y range until the tallest stays inside the plot.
+    Returns the values' boxes where they now stand."""
     for _ in range(3):
         frame = ax.get_window_extent(renderer)
         found = boxes(values, renderer)
         over = max((b.y1 for b in found), default=frame.y1) - frame.y1
         under = frame.y0 - min((b.y0 for b in found), default=frame.y0)
         if over <= 0 and under <= 0:
-            return
+            return found
         lo, hi = ax.get_ylim()
         per_px = (hi - lo) / frame.height
         ax.set_ylim(lo - max(under, 0) * per_px * 1.1, hi + max(over, 0) * per_px * 1.1)
+    return boxes(values, renderer)
 
 
 def _legend_above(fig: Any, ax: Any, legend: Any, bars: Bars, renderer: Any) -> None:
