@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-SMALL_BYTES = 256 * 1024
-"""Files shorter than this many bytes are read here. Measured (bench/bench_small.py) on course
-like files: this reader takes ≈ 1.0 µs a byte including encoding and number conversion,
-Arrow ≈ 0.03 µs a byte once imported, and its import ≈ 50-60 ms of CPU. The two paths cost the
-same, import included, at ≈ 50 KB-60 KB per file parsed; a course of several such files still
-pays Arrow's import only once, so the limit sits a few times above that point, where one
-fallback file's parse costs about what the import would. Tests change it to force a path."""
+SMALL_BYTES = 512 * 1024
+"""Files shorter than this many bytes are read by the stdlib reader (csv_small), longer ones by
+Arrow's. Measured by ``bench/bench_small.py`` (course files repeated to larger sizes, whole
+``jobs.compute``): the stdlib path costs ≈ 25-40 ms of CPU a megabyte more than warm Arrow, and
+importing pyarrow.csv + compute costs 50-100 ms of CPU (and ≈ 36 MB), so for one file the two
+paths cross at ≈ 2-4 MB. A course pays Arrow's import once but the stdlib's excess once a file,
+so the limit sits several times below one file's crossing: at 512 KB one file's excess is
+≈ 10-15 ms, a fifth to an eighth of the import, and its cells as Python strings stay a few MB.
+Tests set it (0: always Arrow) to force a path."""
 
 
 def fits(data: bytes) -> bool:
