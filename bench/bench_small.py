@@ -39,7 +39,7 @@ def child_payload(mode: str) -> None:
         csv_size.SMALL_BYTES = 0
     start, start_cpu = time.perf_counter(), time.process_time()
     for request in requests.values():
-        jobs.compute_payload(request)  # type: ignore[arg-type]
+        jobs.compute_payload(request)
     seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     print(json.dumps({"seconds": seconds, "cpu": cpu, "arrow": "pyarrow" in sys.modules}))
 
@@ -101,7 +101,7 @@ def sizes() -> None:
     print(f"(b) Arrow import (pyarrow.csv + compute), median of 5: {import_cpu * 1000:.1f} ms CPU")
     base = course_requests.requests()
     for layout, request in base.items():
-        lines = request.data.splitlines(keepends=True)  # type: ignore[attr-defined]
+        lines = request.data.splitlines(keepends=True)
         print(f"    {layout}: bytes, stdlib ms, arrow ms (warm), stdlib - arrow - import ms")
         for copies in (1, 4, 16, 64, 256):
             body = [
@@ -113,12 +113,12 @@ def sizes() -> None:
             timed = {}
             for mode, limit in (("stdlib", 1 << 40), ("arrow", 0)):
                 csv_size.SMALL_BYTES = limit
-                again = type(request)(request.key, request.spec, data, request.source)  # type: ignore[call-arg]
-                jobs.compute(again)  # type: ignore[arg-type]
+                again = type(request)(request.key, request.spec, data, request.source)
+                jobs.compute(again)
                 best = float("inf")
                 for _ in range(5):
                     start = time.process_time()
-                    jobs.compute(again)  # type: ignore[arg-type]
+                    jobs.compute(again)
                     best = min(best, time.process_time() - start)
                 timed[mode] = best
             excess = timed["stdlib"] - timed["arrow"] - import_cpu

@@ -8,7 +8,7 @@ from pathlib import Path
 SMALL_BYTES = 512 * 1024
 """Files shorter than this many bytes are read by the stdlib reader (csv_small), longer ones by
 Arrow's. Measured by ``bench/bench_small.py`` (course files repeated to larger sizes, whole
-``jobs.compute``): the stdlib path costs ≈ 25-40 ms of CPU a megabyte more than warm Arrow, and
+``jobs.compute``): the stdlib path costs ≈ 20-30 ms of CPU a megabyte more than warm Arrow, and
 importing pyarrow.csv + compute costs 50-100 ms of CPU (and ≈ 36 MB), so for one file the two
 paths cross at ≈ 2-4 MB. A course pays Arrow's import once but the stdlib's excess once a file,
 so the limit sits several times below one file's crossing: at 512 KB one file's excess is

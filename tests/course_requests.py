@@ -4,6 +4,10 @@ that run them in a fresh interpreter: this module imports nothing heavy itself."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.jobs import ComputeRequest
 
 ASSETS = Path(__file__).resolve().parents[1] / "docs/assets/part-05/chapter-13"
 
@@ -31,13 +35,13 @@ BLOCKS = {
 }
 
 
-def requests() -> dict[str, object]:
+def requests() -> dict[str, ComputeRequest]:
     """One ``ComputeRequest`` per layout, with the course file's bytes."""
     from mkdocs_selfattn.jobs import ComputeRequest
     from mkdocs_selfattn.markdown_scan import find_blocks
     from mkdocs_selfattn.spec import parse_block
 
-    found: dict[str, object] = {}
+    found: dict[str, ComputeRequest] = {}
     for layout, (name, body) in BLOCKS.items():
         spec = parse_block(find_blocks(f"```selfattn\n{body}```\n")[0]).example
         assert spec is not None, layout
