@@ -36,6 +36,9 @@ from mkdocs_selfattn.errors import DataError, did_you_mean_each
 
 BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
 
+__all__ = ["BLANK", "all_finite", "arrow_read", "parse_table", "read_header", "read_table"]
+"""``arrow_read`` is re-exported for the benchmarks, which read files the way this module does."""
+
 
 def read_table(
     path: str,
@@ -210,8 +213,6 @@ _read_header = read_header
 _parse_with_arrow = parse_with_arrow
 """The names ``bench/bench_core.py`` reads the file by (its parse-only measurement calls the
 reader's own functions, so the two can never drift apart)."""
-
-__all__ = ["BLANK", "all_finite", "arrow_read", "parse_table", "read_header", "read_table"]
 
 
 def _first_record_text(data: bytes, source: str) -> str:
