@@ -1,8 +1,10 @@
-"""CSV bytes → a validated, columnar table of candidate rows (Arrow).
+"""CSV bytes → a validated, columnar table of candidate rows.
 
-Parsing is done by pyarrow's multi-threaded CSV reader (the benchmark shows the stdlib reader is the
-bottleneck). Whenever something is wrong, :mod:`mkdocs_selfattn.csv_diagnose` reads the file again
-to name the first bad line; the slow reader only ever runs on the error path.
+A small file (a course's) is read by the stdlib reader of :mod:`csv_small`, which never imports
+pyarrow; a big one, or any file that reader is not sure of, by pyarrow's multi-threaded reader
+(:mod:`csv_arrow`; on a million rows the stdlib reader is the bottleneck). Both give the same
+table. Whenever something is wrong, :mod:`mkdocs_selfattn.csv_diagnose` reads the file again
+to name the first bad line; that slow reader only ever runs on the error path.
 """
 
 from __future__ import annotations
@@ -13,23 +15,29 @@ import os
 import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 
+from mkdocs_selfattn import csv_size, csv_small
 from mkdocs_selfattn.candidate_table import (
     PARALLEL_ROWS,
     CandidateTable,
+    CodeArray,
     FloatArray,
     IntArray,
     run_now,
 )
 from mkdocs_selfattn.column_map import ColumnMap
+from mkdocs_selfattn.csv_arrow import arrow_read, copy_floats, int_column, parse_with_arrow
 from mkdocs_selfattn.csv_diagnose import BOM, diagnose, without_bom
 from mkdocs_selfattn.csv_encode import encode
 from mkdocs_selfattn.errors import DataError, did_you_mean_each
 
 BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
+
+__all__ = ["BLANK", "all_finite", "arrow_read", "parse_table", "read_header", "read_table"]
+"""``arrow_read`` is re-exported for the benchmarks, which read files the way this module does."""
 
 
 def read_table(
@@ -71,13 +79,14 @@ def parse_table(
     vector_columns = _vector_columns(header, cols, vectors, source)
     has_index = _index_columns_present(header, cols, source)
 
-    arrow = _parse_with_arrow(data, header, cols, vector_columns, has_index, source)
+    if csv_size.fits(data):
+        small = _read_small(data, header, cols, vector_columns, has_index)
+        if small is not None:
+            return _validated(small, source, cols, vector_columns, data, header, has_index)
+    arrow = parse_with_arrow(data, header, cols, vector_columns, has_index, source)
     n_rows = arrow.num_rows
     if n_rows == 0:
         raise DataError(source, "the file has a header but no data rows", line=2)
-
-    def problem() -> DataError:
-        return diagnose(without_bom(data), header, cols, vector_columns, has_index, source)
 
     # On a large file the text columns are hashed on worker threads (Arrow releases the GIL)
     # while this thread copies the numbers: after parsing, encoding is the largest cost left.
@@ -95,17 +104,69 @@ def parse_table(
         numbers_ok = numbers_ok and all_finite(scores) and all_finite(vector_values)
         encoded = {name: future.result() for name, future in pending.items()}
     if not numbers_ok:
-        raise problem()
-    if any("" in values for values, _ in encoded.values()):
-        raise problem()
-
+        raise diagnose(without_bom(data), header, cols, vector_columns, has_index, source)
     target_index = candidate_index = None
     if has_index:
-        target_index = _int_column(arrow, cols.target_index)
-        candidate_index = _int_column(arrow, cols.candidate_index)
-        if target_index is None or candidate_index is None:
-            raise problem()
+        target_index = int_column(arrow, cols.target_index)
+        candidate_index = int_column(arrow, cols.candidate_index)
+    parsed = _Parsed(encoded, scores, vector_values, target_index, candidate_index)
+    return _validated(parsed, source, cols, vector_columns, data, header, has_index)
 
+
+class _Parsed(NamedTuple):
+    """What either reader gives: encoded text columns, numbers (finite), index columns (None if
+    a cell was not an integer)."""
+
+    encoded: dict[str, tuple[tuple[str, ...], CodeArray]]
+    scores: FloatArray
+    vectors: FloatArray
+    target_index: IntArray | None
+    candidate_index: IntArray | None
+
+
+def _read_small(
+    data: bytes, header: list[str], cols: ColumnMap, vectors: tuple[str, ...], has_index: bool
+) -> _Parsed | None:
+    """The stdlib reader's :class:`_Parsed`, or None when Arrow must read the file (see
+    :mod:`csv_small`): the same arrays, codes and values as Arrow's path gives."""
+    cells = csv_small.read_columns(data, len(header))
+    if cells is None:
+        return None
+    column = dict(zip(header, cells, strict=True))
+    scores = csv_small.floats(column[cols.score])
+    if scores is None:
+        return None
+    vector_values = np.empty((len(scores), len(vectors)), dtype=np.float64)
+    for j, name in enumerate(vectors):
+        values = csv_small.floats(column[name])
+        if values is None:
+            return None
+        vector_values[:, j] = values
+    target_index = candidate_index = None
+    if has_index:
+        target_index = csv_small.integers(column[cols.target_index])
+        candidate_index = csv_small.integers(column[cols.candidate_index])
+        if target_index is None or candidate_index is None:
+            return None
+    text_names = dict.fromkeys([cols.candidate, cols.role, cols.document, cols.target])
+    encoded = {name: csv_small.encode(column[name]) for name in text_names}
+    return _Parsed(encoded, scores, vector_values, target_index, candidate_index)
+
+
+def _validated(
+    parsed: _Parsed,
+    source: str,
+    cols: ColumnMap,
+    vector_columns: tuple[str, ...],
+    data: bytes,
+    header: list[str],
+    has_index: bool,
+) -> CandidateTable:
+    encoded = parsed.encoded
+    if any("" in values for values, _ in encoded.values()) or (
+        has_index and (parsed.target_index is None or parsed.candidate_index is None)
+    ):
+        raise diagnose(without_bom(data), header, cols, vector_columns, has_index, source)
     return CandidateTable(
         source=source,
         columns=cols,
@@ -118,11 +179,11 @@ def parse_table(
         candidate_codes=encoded[cols.candidate][1],
         roles=encoded[cols.role][0],
         role_codes=encoded[cols.role][1],
-        scores=scores,
-        vectors=vector_values,
-        target_index=target_index,
-        candidate_index=candidate_index,
-        row_numbers=np.arange(n_rows, dtype=np.int64),
+        scores=parsed.scores,
+        vectors=parsed.vectors,
+        target_index=parsed.target_index,
+        candidate_index=parsed.candidate_index,
+        row_numbers=np.arange(len(parsed.scores), dtype=np.int64),
         data=data,
     )
 
@@ -149,7 +210,8 @@ def read_header(data: bytes, source: str) -> list[str]:
 
 
 _read_header = read_header
-"""The name ``bench/bench_core.py`` reads the header by (its parse-only measurement calls the
+_parse_with_arrow = parse_with_arrow
+"""The names ``bench/bench_core.py`` reads the file by (its parse-only measurement calls the
 reader's own functions, so the two can never drift apart)."""
 
 
@@ -248,78 +310,9 @@ def _index_columns_present(header: list[str], cols: ColumnMap, source: str) -> b
     return all(present)
 
 
-def _parse_with_arrow(
-    data: bytes,
-    header: list[str],
-    cols: ColumnMap,
-    vector_columns: tuple[str, ...],
-    has_index: bool,
-    source: str,
-) -> Any:
-    import pyarrow as pa
-
-    types: dict[str, Any] = {name: pa.string() for name in cols.text_columns}
-    types[cols.score] = pa.float64()
-    for name in vector_columns:
-        types[name] = pa.float64()
-    if has_index:
-        types[cols.target_index] = pa.int64()
-        types[cols.candidate_index] = pa.int64()
-    wanted = list(dict.fromkeys([*cols.text_columns, cols.score, *vector_columns]))
-    if has_index:
-        wanted += list(cols.index_columns)
-    try:
-        return arrow_read(data, header, types, wanted)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        raise diagnose(without_bom(data), header, cols, vector_columns, has_index, source) from None
-
-
-def arrow_read(data: bytes, header: list[str], types: dict[str, Any], wanted: list[str]) -> Any:
-    """Arrow's multi-threaded reader with the options every layout shares (the header read
-    already, no nulls: an empty cell stays ""); raises Arrow's own errors for the caller to
-    diagnose."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    read = pacsv.ReadOptions(column_names=header, skip_rows=1, use_threads=True)
-    parse = pacsv.ParseOptions(newlines_in_values=b'"' in data)
-    convert = pacsv.ConvertOptions(
-        column_types=types,
-        include_columns=wanted,
-        strings_can_be_null=False,
-        quoted_strings_can_be_null=False,
-    )
-    return pacsv.read_csv(
-        pa.py_buffer(data), read_options=read, parse_options=parse, convert_options=convert
-    )
-
-
-def copy_floats(column: Any, out: FloatArray) -> bool:
-    """Copy a float column chunk by chunk into ``out``; False if a value is missing.
-
-    Writing each chunk straight into its slice of the destination (which may be a strided column
-    of the vector matrix) avoids concatenating the chunks first and copying a second time.
-    """
-    if column.null_count:
-        return False
-    start = 0
-    for chunk in column.chunks:
-        stop = start + len(chunk)
-        out[start:stop] = chunk.to_numpy(zero_copy_only=False)
-        start = stop
-    return True
-
-
 def all_finite(values: FloatArray) -> bool:
     # The sum is finite exactly when no value is inf or nan, unless finite values overflow it;
     # only then is the exact element-wise test (a full boolean array) needed.
     with np.errstate(all="ignore"):
         total = values.sum()
     return bool(np.isfinite(total) or np.isfinite(values).all())
-
-
-def _int_column(arrow: Any, name: str) -> IntArray | None:
-    column = arrow.column(name)
-    if column.null_count:
-        return None
-    return np.ascontiguousarray(column.to_numpy(), dtype=np.int64)

@@ -22,6 +22,7 @@ from mkdocs.structure.pages import Page
 
 from mkdocs_selfattn import try_assets
 from mkdocs_selfattn.build_log import build_log, held_log
+from mkdocs_selfattn.csv_size import any_big
 from mkdocs_selfattn.dirty import expire_changed
 from mkdocs_selfattn.early_start import inputs_changed, record, stamp_folder
 from mkdocs_selfattn.inserted import inserted_ids
@@ -264,7 +265,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if self._pool is not None and self.used_files:
             # Unless the first build started it, start the worker now, while the author reads,
             # so that the first edit does not wait for its start and imports (see workers.py).
-            self._pool.warm_up()
+            self._pool.warm_up(arrow=any_big(self.used_files))
         return server
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:

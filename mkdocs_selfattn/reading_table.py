@@ -1,6 +1,7 @@
-"""CSV bytes → the validated table of a ``queries:`` or ``heads:`` example (Arrow, as csv_read).
+"""CSV bytes → the validated table of a ``queries:`` or ``heads:`` example (as csv_read: the stdlib
+reader of :mod:`csv_small` for a small file, Arrow's for a big one, the same table either way).
 
-The file is read once by Arrow with every column as text, so each line keeps its cells exactly as
+The file is read once with every column as text, so each line keeps its cells exactly as
 written (a printout shows ``3.00`` where the file says so) while the score, weight and vector
 columns are converted to numbers from those same strings. As in :mod:`csv_read`, the slow stdlib
 reader runs only when something is wrong, to name the first bad line, column and cell.
@@ -9,17 +10,18 @@ reader runs only when something is wrong, to name the first bad line, column and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from mkdocs_selfattn.candidate_table import PARALLEL_ROWS, CodeArray, FloatArray, IntArray, run_now
+from mkdocs_selfattn import csv_size, csv_small
+from mkdocs_selfattn.candidate_table import CodeArray, FloatArray, IntArray
+from mkdocs_selfattn.csv_arrow import ReadingParts, read_reading
 from mkdocs_selfattn.csv_diagnose import diagnose_rows, row_line, without_bom
-from mkdocs_selfattn.csv_encode import encode
-from mkdocs_selfattn.csv_read import BLANK, all_finite, arrow_read, read_header
+from mkdocs_selfattn.csv_read import BLANK, all_finite, read_header
 from mkdocs_selfattn.errors import DataError, did_you_mean_each
+from mkdocs_selfattn.table_cells import Cells, ListCells
 
 DEFAULT_COLUMNS = {
     "document": "document_id",
@@ -68,8 +70,8 @@ class ReadingTable:
     """(rows × readers): each reader's column."""
     vectors: FloatArray
     """(rows × axes): each axis the left-to-right sum of its columns."""
-    cells: Any
-    """The Arrow table of every column as text, as written."""
+    cells: Cells
+    """Every column as text, as written (Arrow's table for a big file, lists for a small one)."""
     data: bytes
     row_numbers: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
@@ -83,8 +85,6 @@ class ReadingTable:
     def subset(self, mask: Any) -> ReadingTable:
         from dataclasses import replace
 
-        import pyarrow as pa
-
         rows = np.flatnonzero(mask)
         return replace(
             self,
@@ -92,13 +92,13 @@ class ReadingTable:
             group_codes=self.group_codes[rows],
             values=self.values[rows],
             vectors=self.vectors[rows],
-            cells=self.cells.take(pa.array(rows)),
+            cells=self.cells.take(rows),
             row_numbers=self.row_numbers[rows],
         )
 
     def row_cells(self) -> list[tuple[str, ...]]:
         """Every row's cells as written, aligned with :attr:`header`."""
-        columns = [self.cells.column(name).to_pylist() for name in self.header]
+        columns = [self.cells.texts(name) for name in self.header]
         return list(zip(*columns, strict=True))
 
     def text(self, column: str | None) -> list[str]:
@@ -108,8 +108,7 @@ class ReadingTable:
         whole computation."""
         if column is None:
             return [""] * self.n_rows
-        found: list[str] = self.cells.column(column).to_pylist()
-        return found
+        return self.cells.texts(column)
 
 
 def reading_columns(
@@ -198,8 +197,6 @@ def parse_reading(
 
     ``given``: the readers' columns are given weights, which must also be ≥ 0.
     """
-    import pyarrow as pa
-
     if BLANK.fullmatch(data):
         raise DataError(source, "the file is empty; it needs a header line and data rows", line=1)
     header = read_header(data, source)
@@ -220,24 +217,14 @@ def parse_reading(
             )
         return error
 
-    try:
-        cells = arrow_read(data, header, {h: pa.string() for h in header}, list(header))
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        raise problem() from None
+    parsed = _read_small(data, header, cols) if csv_size.fits(data) else None
+    if parsed is None:
+        parsed = read_reading(data, header, cols.numeric, cols.identity, _keys(cols), problem)
+    cells, numbers, encoded, empty = parsed
     n_rows = cells.num_rows
     if n_rows == 0:
         raise DataError(source, "the file has a header but no data rows", line=2)
-    # On a large file the columns are converted on worker threads (Arrow releases the GIL).
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        submit = pool.submit if n_rows >= PARALLEL_ROWS else run_now
-        pending = {name: submit(_floats, cells.column(name)) for name in cols.numeric}
-        keys = [c for c in (cols.document, cols.group) if c is not None]
-        coded = {name: submit(encode, cells.column(name)) for name in dict.fromkeys(keys)}
-        empty = _any_empty(cells, cols.identity)
-        parsed = {name: future.result() for name, future in pending.items()}
-        encoded = {name: future.result() for name, future in coded.items()}
-    numbers = {name: v for name, v in parsed.items() if v is not None}
-    if len(numbers) < len(parsed) or empty:
+    if numbers is None or empty:
         raise problem()
     values = np.empty((n_rows, len(cols.readers)), dtype=np.float64)
     for j, (_, column) in enumerate(cols.readers):
@@ -269,41 +256,33 @@ def parse_reading(
     return table
 
 
-def _any_empty(cells: Any, columns: Sequence[str]) -> bool:
-    """Whether a cell that names a line, document or group is empty."""
-    import pyarrow.compute as pc
+def _keys(cols: ReadingColumns) -> tuple[str, ...]:
+    """The columns a reading groups by, so the ones dictionary-encoded."""
+    return tuple(dict.fromkeys(c for c in (cols.document, cols.group) if c is not None))
 
-    return any(pc.any(pc.equal(cells.column(name), "")).as_py() for name in columns)
+
+def _read_small(data: bytes, header: Sequence[str], cols: ReadingColumns) -> ReadingParts | None:
+    """The stdlib reader's parts (see :mod:`csv_small`), or None when Arrow must read the file:
+    any number it is not sure of makes Arrow read the file, and name the error if there is one."""
+    cells = csv_small.read_columns(data, len(header))
+    if cells is None:
+        return None
+    column = dict(zip(header, cells, strict=True))
+    numbers: dict[str, FloatArray] = {}
+    for name in cols.numeric:
+        found = csv_small.floats(column[name])
+        if found is None:
+            return None
+        numbers[name] = found
+    encoded = {name: csv_small.encode(column[name]) for name in _keys(cols)}
+    empty = any("" in column[name] for name in cols.identity)
+    return ListCells(column), numbers, encoded, empty
 
 
 def _codes(encoded: Mapping[str, tuple[Any, CodeArray]], column: str | None, n: int) -> CodeArray:
     if column is None:
         return np.zeros(n, dtype=np.int32)
     return encoded[column][1]
-
-
-def _floats(column: Any) -> FloatArray | None:
-    """A text column as numbers, None if a cell is not one. Arrow's cast parses as its CSV
-    reader does, except that the reader also allows spaces and tabs around a number."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    try:
-        cast = pc.cast(column, pa.float64())
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        try:
-            cast = pc.cast(pc.utf8_trim(column, " \t"), pa.float64())
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
-            return None
-    if cast.null_count:
-        return None
-    out = np.empty(len(cast), dtype=np.float64)
-    start = 0
-    for chunk in cast.chunks:
-        stop = start + len(chunk)
-        out[start:stop] = chunk.to_numpy(zero_copy_only=False)
-        start = stop
-    return out
 
 
 def _check_given(table: ReadingTable) -> None:
@@ -315,7 +294,7 @@ def _check_given(table: ReadingTable) -> None:
     row = int(negative[0])
     j = int(np.flatnonzero(table.values[row] < 0)[0])
     name, column = table.columns.readers[j]
-    cell = table.cells.column(column)[row].as_py()
+    cell = table.cells.cell(column, row)
     raise DataError(
         table.source,
         f"head {name!r} has the weight {cell!r}; a given weight must be ≥ 0 (and the weights "

@@ -164,11 +164,12 @@ class WorkerPool:
             for _ in range(self.workers):
                 self.submit(prepare)
 
-    def warm_up(self) -> None:
-        """Start the workers and their imports now (``mkdocs serve``, after the first build)."""
+    def warm_up(self, arrow: bool = False) -> None:
+        """Start the workers and their imports now (``mkdocs serve``, after the first build);
+        ``arrow``: a file is big enough for pyarrow's reader (see csv_small)."""
         if not self._unavailable and self._executor is None:
             for _ in range(self.workers):
-                self.submit(warm_up)
+                self.submit(warm_up, arrow)
 
     def shutdown(self) -> None:
         if self._executor is not None:
@@ -186,13 +187,16 @@ def prepare() -> None:
     import mkdocs_selfattn.reading_results  # noqa: F401
 
 
-def warm_up() -> None:
-    """The imports a first job pays (numpy, pyarrow, matplotlib and its font list), done before
-    it comes: under ``mkdocs serve`` the worker is a fresh interpreter, and these took 0.8-1.0 s
-    that the first edit after start waited for."""
+def warm_up(arrow: bool = False) -> None:
+    """The imports a first job pays (numpy, matplotlib and its font list, and pyarrow only if
+    ``arrow``: a course of small files is read without it), done before it comes: under
+    ``mkdocs serve`` the worker is a fresh interpreter, and these took 0.8-1.0 s that the first
+    edit after start waited for."""
     import matplotlib
-    import pyarrow.compute
-    import pyarrow.csv  # noqa: F401
+
+    if arrow:
+        import pyarrow.compute
+        import pyarrow.csv  # noqa: F401
 
     import mkdocs_selfattn.csv_read
     import mkdocs_selfattn.document_results

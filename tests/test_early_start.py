@@ -26,7 +26,7 @@ def _inputs(tmp_path: Path) -> tuple[Path, list[Path]]:
 def test_no_stamp_or_a_broken_one_means_changed(tmp_path: Path) -> None:
     folder, _ = _inputs(tmp_path)
     assert inputs_changed(folder)
-    for broken in ("", "{", '{"a": 1}', '[["only a path"]]', '[[1, 2, 3]]'):
+    for broken in ("", "{", '{"a": 1}', '[["only a path"]]', "[[1, 2, 3]]"):
         (folder / STAMP).write_text(broken, encoding="utf-8")
         assert inputs_changed(folder), broken
 

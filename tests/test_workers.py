@@ -100,7 +100,6 @@ def test_a_warm_build_starts_no_worker(tmp_path: Path) -> None:
     assert started == []
 
 
-
 def test_after_a_csv_edit_the_worker_starts_before_the_blocks_are_read(tmp_path: Path) -> None:
     """The worker's imports are the long pole of a one-edit build: its pool is started at the
     first page the look-ahead cannot answer, before that page's blocks are parsed and sent."""
@@ -131,6 +130,7 @@ def test_after_a_csv_edit_the_worker_starts_before_the_blocks_are_read(tmp_path:
         site.build(strict=True)
     assert events[:3] == ["prepare", "read blocks", "compute_payload"], events
     assert events.count("prepare") == 1
+
 
 def _many_charts_site(root: Path, workers: int, chapters: int = 12) -> Site:
     pages = {}

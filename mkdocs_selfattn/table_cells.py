@@ -1,0 +1,76 @@
+"""A reading's cells as written: one interface over an Arrow table (a big file) or plain lists.
+
+A small file is read by the stdlib reader, which yields lists already; a big one stays an Arrow
+table, and only the columns and rows a result shows are ever turned into Python strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import numpy as np
+
+from mkdocs_selfattn.candidate_table import IntArray
+
+
+class Cells(Protocol):
+    """Every column of a reading's file as text, by column name."""
+
+    @property
+    def num_rows(self) -> int: ...
+
+    def texts(self, column: str) -> list[str]:
+        """One column's cells, every row."""
+        ...
+
+    def cell(self, column: str, row: int) -> str: ...
+
+    def take(self, rows: IntArray) -> Cells:
+        """The rows ``rows`` (ascending positions), in that order."""
+        ...
+
+
+class ArrowCells:
+    """The Arrow table of a big file's text columns."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+
+    @property
+    def num_rows(self) -> int:
+        return int(self.table.num_rows)
+
+    def texts(self, column: str) -> list[str]:
+        found: list[str] = self.table.column(column).to_pylist()
+        return found
+
+    def cell(self, column: str, row: int) -> str:
+        return str(self.table.column(column)[row].as_py())
+
+    def take(self, rows: IntArray) -> ArrowCells:
+        import pyarrow as pa
+
+        return ArrowCells(self.table.take(pa.array(rows)))
+
+
+class ListCells:
+    """A small file's columns as the stdlib reader gave them."""
+
+    def __init__(self, columns: Mapping[str, list[str]]) -> None:
+        self.columns = dict(columns)
+        self._rows = len(next(iter(self.columns.values()), []))
+
+    @property
+    def num_rows(self) -> int:
+        return self._rows
+
+    def texts(self, column: str) -> list[str]:
+        return list(self.columns[column])
+
+    def cell(self, column: str, row: int) -> str:
+        return self.columns[column][row]
+
+    def take(self, rows: IntArray) -> ListCells:
+        picked = np.asarray(rows, dtype=np.int64).tolist()
+        return ListCells({name: [cells[i] for i in picked] for name, cells in self.columns.items()})
