@@ -144,12 +144,5 @@ def _floats(column: Any) -> FloatArray | None:
             cast = pc.cast(pc.utf8_trim(column, " \t"), pa.float64())
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             return None
-    if cast.null_count:
-        return None
     out = np.empty(len(cast), dtype=np.float64)
-    start = 0
-    for chunk in cast.chunks:
-        stop = start + len(chunk)
-        out[start:stop] = chunk.to_numpy(zero_copy_only=False)
-        start = stop
-    return out
+    return out if copy_floats(cast, out) else None
