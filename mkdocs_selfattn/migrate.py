@@ -117,7 +117,8 @@ def migrate_page(
     try:
         original = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MigrateError(f"{page}: not UTF-8 (byte {exc.start}); save it as UTF-8") from None
+        line = raw[: exc.start].count(b"\n") + 1
+        raise MigrateError(f"{page}:{line}: not UTF-8; save the page as UTF-8") from None
     project = Project.find(page, config_file)
     if not page.resolve().is_relative_to(project.docs):
         raise MigrateError(f"{page}: not inside the docs folder {project.docs}")
@@ -214,23 +215,29 @@ def _migrate_pair(
     if isinstance(pasted, WordChange):
         report.messages.append(
             f"{page}:{pair.out_start + 1 + pasted.line}: left as it is: the text block at line "
-            f"{pair.out_start} is not this script's printout (pasted {pasted.old!r}, the script "
-            f"prints {pasted.new!r})"
+            f"{pair.out_start} is not this script's printout (pasted {_preview(pasted.old)}, "
+            f"the script prints {_preview(pasted.new)})"
         )
         return None
+    disagree = {(c.line, c.position): c for c in match.changes}
+    said = {(c.line, c.position): c.old for c in pasted}
     for change in pasted:
+        if (change.line, change.position) in disagree:
+            continue  # the script is wrong there, said once below
         report.stale += 1
         report.messages.append(
             f"{page}:{pair.out_start + 1 + change.line}: stale number: the pasted printout says "
             f"{change.old}, the script prints {change.new} ({_nth(change.position)} number of "
             "the line)"
         )
-    for change in match.changes:
+    for (line, position), change in disagree.items():
         report.disagreements += 1
+        pasted_text = said.get((line, position), change.old)
         report.messages.append(
-            f"{page}:{pair.out_start + 1 + change.line}: the script prints {change.old} where "
-            f"the core computes {change.new} ({_nth(change.position)} number of the line); fix "
-            "the script or its CSV, then migrate (a block with this script would fail the build)"
+            f"{page}:{pair.out_start + 1 + line}: the script prints {change.old} where the core "
+            f"computes {change.new} ({_nth(position)} number of the line; pasted: "
+            f"{pasted_text}); fix the script or its CSV, then migrate (a block with this script "
+            "would fail the build)"
         )
     if inferred.exact is None:
         return None
@@ -258,6 +265,13 @@ def _ref(path: Path, page: Path, project: Project) -> str:
     if path.is_relative_to(project.docs):
         return "/" + path.relative_to(project.docs).as_posix()
     return Path(os.path.relpath(path, page.resolve().parent)).as_posix()
+
+
+def _preview(line: str | None) -> str:
+    """A printout line, short enough for a one-line message."""
+    if line is None:
+        return "nothing more"
+    return repr(line if len(line) <= 40 else line[:39] + "…")
 
 
 def _nth(n: int) -> str:
@@ -344,14 +358,24 @@ def _write(
     lines = text.split("\n")
     for item in sorted(replacements, key=lambda r: r.pair.code_start, reverse=True):
         lines[item.pair.code_start - 1 : item.pair.out_end] = item.lines
-    for item in replacements:
-        if not item.script_path.exists():
-            atomic_write(item.script_path, item.script.encode("utf-8"))
-            report.written.append(os.path.relpath(item.script_path, project.root))
     result = "\n".join(lines)
     if "\r\n" in original:
         result = result.replace("\n", "\r\n")
-    atomic_write(page, result.encode("utf-8"))
+    target = page
+    try:
+        for item in replacements:
+            if not item.script_path.exists():
+                target = item.script_path
+                atomic_write(target, item.script.encode("utf-8"))
+                report.written.append(os.path.relpath(target, project.root))
+        target = page
+        atomic_write(page, result.encode("utf-8"))
+    except OSError as exc:
+        report.errors += 1
+        report.messages.append(
+            f"{target}: cannot write it ({exc.strerror or exc}); {page} is unchanged"
+        )
+        return
     report.written.append(str(page))
     report.replaced = len(replacements)
 
