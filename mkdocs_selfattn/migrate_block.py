@@ -28,7 +28,7 @@ from types import MappingProxyType
 from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.pipeline import ResolvedFile
-from mkdocs_selfattn.printout_numbers import NumberChange, compare
+from mkdocs_selfattn.printout_numbers import NUMBER, NumberChange, compare
 from mkdocs_selfattn.reading_table import DEFAULT_COLUMNS
 from mkdocs_selfattn.spec import ExampleSpec
 
@@ -127,11 +127,7 @@ def read_csv_text(path: Path) -> CsvText | None:
 
 
 def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+    return NUMBER.fullmatch(text.strip()) is not None
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,16 @@ def migrate(site: Site, *args: str) -> Completed:
     return cli("migrate", *args, cwd=site.root)
 
 
+def migrate_unchanged(site: Site, page: str, returncode: int) -> list[str]:
+    """``--write`` that must leave ``page`` byte for byte and write no script: its messages."""
+    before = (site.docs / page).read_bytes()
+    done = migrate(site, "--write", f"docs/{page}")
+    assert done.returncode == returncode, done.stdout + done.stderr
+    assert (site.docs / page).read_bytes() == before
+    assert not (site.docs / "examples").exists()
+    return done.stdout.strip().split("\n")
+
+
 def fenced(text: str, language: str) -> list[str]:
     """The bodies of the page's ``language`` fences."""
     pattern = rf"^```{language}[^\n]*\n(.*?)^```$"
@@ -156,17 +166,12 @@ def test_a_script_that_disagrees_with_the_core_is_reported_and_not_migrated(
     path = site.docs / SEED
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace('"weight =", round(weight, 3)', '"weight =", round(weight, 2)'))
-    before = path.read_bytes()
-    done = migrate(site, "--write", f"docs/{SEED}")
-    assert done.returncode == 1
-    messages = done.stdout.strip().split("\n")
+    messages = migrate_unchanged(site, SEED, 1)
     # 12 weights, of which 0.43 prints the same at 2 places: one message per number.
     assert len(messages) == 11
     assert all("where the core computes" in m for m in messages)
     assert f"docs/{SEED}:" in messages[0]
     assert "the script prints 0.05 where the core computes 0.048" in messages[0]
-    assert path.read_bytes() == before
-    assert not (site.docs / "examples").exists()
 
 
 @pytest.mark.parametrize(
@@ -179,14 +184,9 @@ def test_a_script_that_disagrees_with_the_core_is_reported_and_not_migrated(
 )
 def test_pages_it_must_leave_alone_stay_byte_identical(tmp_path: Path, page: str, why: str) -> None:
     site = project(tmp_path, page)
-    before = (site.docs / page).read_bytes()
-    done = migrate(site, "--write", f"docs/{page}")
-    assert done.returncode == 0, done.stderr
-    [message] = done.stdout.strip().split("\n")
+    [message] = migrate_unchanged(site, page, 0)
     assert message.startswith(f"docs/{page}")
     assert why in message
-    assert (site.docs / page).read_bytes() == before
-    assert not (site.docs / "examples").exists()
 
 
 def test_a_failing_script_is_an_input_error_naming_its_line(tmp_path: Path) -> None:
@@ -194,14 +194,10 @@ def test_a_failing_script_is_an_input_error_naming_its_line(tmp_path: Path) -> N
     path = site.docs / SEED
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("import math\n", "import math\nraise SystemExit('no CSV')\n"))
-    before = path.read_bytes()
-    done = migrate(site, "--write", f"docs/{SEED}")
-    assert done.returncode == 2
+    [message] = migrate_unchanged(site, SEED, 2)
     line = text.split("\n").index('```python linenums="1"') + 1
-    [message] = done.stdout.strip().split("\n")
     assert message.startswith(f"docs/{SEED}:{line}: script of this code block exited")
     assert "no CSV" in message
-    assert path.read_bytes() == before
 
 
 def test_a_page_that_cannot_be_written_stays_whole(tmp_path: Path) -> None:
