@@ -16,16 +16,15 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import yaml
 
+from mkdocs_selfattn.block_text import block_body, differs_when_read_back, fence
 from mkdocs_selfattn.errors import ScriptError
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.migrate_block import Match, infer_block, script_hints
 from mkdocs_selfattn.migrate_pairs import Pair, find_pairs
 from mkdocs_selfattn.printout_numbers import WordChange, compare
-from mkdocs_selfattn.spec import ExampleSpec
 
 OK, STALE, INPUT_ERROR = 0, 1, 2
 """Exit codes: nothing stale; some pasted (or script) number disagrees; a usage or input error."""
@@ -165,12 +164,20 @@ class _Names:
         for n in range(1, 1000):
             name = self.stem if n == 1 else f"{self.stem}-{n}"
             path = self.folder / f"{name}.py"
-            free = not path.exists() or path.read_text(encoding="utf-8") == script
+            free = not path.exists() or _holds(path, script)
             if name not in self.ids and path not in self.taken and free:
                 self.ids.add(name)
                 self.taken.add(path)
                 return name, path
         raise MigrateError(f"{self.folder}: no free name for another example script")
+
+
+def _holds(path: Path, text: str) -> bool:
+    """``path`` is a file with exactly ``text`` (then it is the script's file already)."""
+    try:
+        return path.is_file() and path.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def _migrate_pair(
@@ -279,71 +286,22 @@ def _nth(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def block_body(spec: ExampleSpec, example_id: str, script_ref: str) -> list[str]:
-    """The defining keys of ``spec`` as YAML lines, in the order the docs list them."""
-    keys: list[tuple[str, Any]] = [("id", example_id), ("csv", spec.csv)]
-    if spec.document is not None:
-        keys.append(("document", spec.document))
-    for name in ("targets", "queries", "heads", "columns", "vectors", "axes", "display", "groups"):
-        value = getattr(spec, name)
-        if value:
-            keys.append((name, _plain(value)))
-    if spec.top != 3:
-        keys.append(("top", spec.top))
-    if spec.normalise:
-        keys.append(("normalise", True))
-    keys.append(("script", script_ref))
-    return [line for key, value in keys for line in _yaml(key, value)]
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return list(value)
-    if hasattr(value, "items"):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def _yaml(key: str, value: Any) -> list[str]:
-    if isinstance(value, dict | list):
-        dumped = yaml.safe_dump(
-            {key: value}, default_flow_style=None, allow_unicode=True, sort_keys=False, width=2**30
-        )
-    else:  # a scalar alone would come back as a flow mapping: dump it in a list, unwrap it
-        item = yaml.safe_dump([value], default_flow_style=True, allow_unicode=True, width=2**30)
-        dumped = f"{key}: {item.strip()[1:-1]}\n"
-    return dumped.rstrip("\n").split("\n")
-
-
 def _block_lines(
     match: Match, example_id: str, script_ref: str, pair: Pair, page: Path
 ) -> list[str]:
     """The fences that replace the pair: one block showing code and output, or, with prose
     between the script and its printout, a code block and an output block around the prose."""
     body = block_body(match.spec, example_id, script_ref)
-    _check_round_trip(body, match.spec, page, pair)
+    wrong = differs_when_read_back(body, match.spec)
+    if wrong is not None:
+        raise MigrateError(
+            f"{page}:{pair.code_start}: the block written for this example would not read "
+            f"back the same ({wrong}); please report this"
+        )
     if not pair.prose_between:
-        return _fence([*body, "show: [code, output]"], pair.indent)
-    use = _fence([f"use: {example_id}", "show: [output]"], pair.indent)
-    return [*_fence([*body, "show: [code]"], pair.indent), *pair.gap, *use]
-
-
-def _fence(body: list[str], indent: str) -> list[str]:
-    return [indent + line if line else indent.rstrip() for line in ["```selfattn", *body, "```"]]
-
-
-def _check_round_trip(body: list[str], spec: ExampleSpec, page: Path, pair: Pair) -> None:
-    """The written block must read back as the block that was proved."""
-    from mkdocs_selfattn.spec import NUMBER_KEYS, parse_block
-
-    [raw] = find_blocks("\n".join(_fence(body, "")))
-    parsed = parse_block(raw).example
-    for name in (*NUMBER_KEYS, "display"):
-        if parsed is None or getattr(parsed, name) != getattr(spec, name):
-            raise MigrateError(
-                f"{page}:{pair.code_start}: the block written for this example would not read "
-                f"back the same ({name}); please report this"
-            )
+        return fence([*body, "show: [code, output]"], pair.indent)
+    use = fence([f"use: {example_id}", "show: [output]"], pair.indent)
+    return [*fence([*body, "show: [code]"], pair.indent), *pair.gap, *use]
 
 
 def _write(
