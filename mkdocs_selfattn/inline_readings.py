@@ -23,7 +23,7 @@ from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.pipeline import Example
+    from mkdocs_selfattn.example import Example
 
 _POSITION = re.compile(r"^(?P<token>.+)@(?P<row>\d+)$")
 
