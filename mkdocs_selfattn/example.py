@@ -46,7 +46,7 @@ class Example:
     csv: ResolvedFile
     csv_bytes: bytes
     result: DocumentResult | ReadingResult
-    """P5-13.2's targets, or a questions or heads reading (views dispatch on the type)."""
+    """the targets layout's results, or a questions or heads reading (views dispatch on the type)."""
     labels: Labels
     printout: str
     script: ResolvedFile | None

@@ -1,4 +1,4 @@
-"""Inline values of the questions (P5-13.1) and heads (P5-13.3) layouts: every quantity their
+"""Inline values of the questions and heads layouts: every quantity their
 printouts show, one row of :data:`READING_QUANTITIES` each, beside :data:`inline.QUANTITIES`
 (the targets layout).
 

@@ -49,20 +49,8 @@ from mkdocs_selfattn.spec import ViewOptions
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.example import Example, Piece, Rendered, ViewContext
-    from mkdocs_selfattn.results import DocumentResult
 
 View = Callable[["ViewContext", "Example", ViewOptions, int, "Rendered"], "Piece"]
-
-
-def _targets(example: Example, name: str, line: int) -> DocumentResult:
-    """The example's targets result, for the views that draw only that layout so far."""
-    from mkdocs_selfattn.results import DocumentResult
-
-    if not isinstance(example.result, DocumentResult):
-        raise BlockError(
-            f"the '{name}' view does not show a 'queries:' or 'heads:' example yet", line=line
-        )
-    return example.result
 
 
 def _number_format(pipeline: ViewContext, view: ViewOptions) -> str | None:

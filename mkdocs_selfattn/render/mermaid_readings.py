@@ -1,7 +1,7 @@
 """Mermaid graphs of the questions and heads layouts.
 
 Questions: the group's lines → each question → its top lines → its context and shift, the
-P5-13.1 figure. Heads: each group (scenario) → each head with its top tokens and context → the
+questions figure. Heads: each group (scenario) → each head with its top tokens and context → the
 separation of the two heads the ``separation_chart`` compares. Node ids are generated, never taken
 from the CSV; every label is escaped, long tokens shortened, and a group with more lines than a
 node can list shows the heaviest and "N others".
