@@ -46,7 +46,7 @@ class Example:
     csv: ResolvedFile
     csv_bytes: bytes
     result: DocumentResult | ReadingResult
-    """the targets layout's results, or a questions or heads reading (views dispatch on the type)."""
+    """A targets result, or a questions or heads reading (views dispatch on the type)."""
     labels: Labels
     printout: str
     script: ResolvedFile | None

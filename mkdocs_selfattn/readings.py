@@ -3,11 +3,12 @@ form, the counterpart of :mod:`mkdocs_selfattn.results` for the layouts where on
 is read by several heads or questions.
 
 The engine's model is the same for every layout: a group of candidate rows (a document's target in
-the targets layout, the whole file or a document of questions, one scenario of a report read by heads) is read by
-one or more heads, each with weights from a score column through the softmax or given as a weight
-column; contexts, baselines, shifts, top lines, named groups, differences from the reference head
-and separations follow from the weights. The targets layout's records stay :class:`~results.DocumentResult`
-(its pages are byte-identical to what they were); these records carry the other two layouts.
+the targets layout, the whole file or a document of questions, one scenario of a report read by
+heads) is read by one or more heads, each with weights from a score column through the softmax or
+given as a weight column; contexts, baselines, shifts, top lines, named groups, differences from
+the reference head and separations follow from the weights. The targets layout's records stay
+:class:`~results.DocumentResult` (its pages are byte-identical to what they were); these records
+carry the other two layouts.
 """
 
 from __future__ import annotations

@@ -135,8 +135,8 @@ def view_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
 
     own = WORDS.get(primary(language), {})
     overrides = {k: v for k, v in text.items() if k in OVERRIDABLE}
-    # Only the words both views wrote for the targets layout: the table view's later words (for other
-    # layouts) must not change this view's data.
+    # Only the words both views wrote for the targets layout: the table view's later words (for
+    # other layouts) must not change this view's data.
     table = {k: v for k, v in words(TABLE, language).items() if k in TABLE_SHARED}
     return {**WORDS["en"], **own, **table, **overrides}
 
