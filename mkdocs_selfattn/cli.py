@@ -13,9 +13,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cli_run import run_command, usage_of_run
 from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.version import __version__
 from mkdocs_selfattn.views import VIEWS
 
 if TYPE_CHECKING:
