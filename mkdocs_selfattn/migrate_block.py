@@ -27,7 +27,7 @@ from types import MappingProxyType
 
 from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.pipeline import ResolvedFile
+from mkdocs_selfattn.example import ResolvedFile
 from mkdocs_selfattn.printout_numbers import NUMBER, NumberChange, compare
 from mkdocs_selfattn.reading_table import DEFAULT_COLUMNS
 from mkdocs_selfattn.spec import ExampleSpec
@@ -165,7 +165,8 @@ def infer_block(
     """The candidate block whose default printout is ``output`` (see the module's docstring);
     ``csv_ref`` is the block's ``csv:`` value."""
     from mkdocs_selfattn.cache import Cache
-    from mkdocs_selfattn.pipeline import Pipeline, Settings
+    from mkdocs_selfattn.pipeline import Pipeline
+    from mkdocs_selfattn.settings import Settings
 
     table = read_csv_text(csv_path)
     if table is None:
@@ -246,7 +247,7 @@ def _columns_holding(
 def _target_specs(
     csv_ref: str, table: CsvText, lines: list[str], hints: ScriptHints
 ) -> Iterator[ExampleSpec]:
-    """P5-13.2's layout: per target, every candidate with its weight (the CSV's own column
+    """The targets layout: per target, every candidate with its weight (the CSV's own column
     names: a script that renames them is written by hand)."""
     names = ColumnMap()
     if not _printed(lines, r"^target_token = (.*)$") or not {
@@ -304,7 +305,7 @@ def _reading_columns(role: str, column: str | None) -> dict[str, str]:
 def _question_specs(
     csv_ref: str, table: CsvText, lines: list[str], hints: ScriptHints
 ) -> Iterator[ExampleSpec]:
-    """P5-13.1's layout: per question its context and top lines, over the whole file (or over
+    """The questions layout: per question its context and top lines, over the whole file (or over
     one document the script names)."""
     labels = _printed(lines, r"^question = (.*)$")
     if not labels:
@@ -347,7 +348,7 @@ def _question_specs(
 def _head_specs(
     csv_ref: str, table: CsvText, lines: list[str], hints: ScriptHints
 ) -> Iterator[ExampleSpec]:
-    """P5-13.3's layout: per group each head's context over given weights, on named axes."""
+    """The heads layout: per group each head's context over given weights, on named axes."""
     heads = _printed(lines, r"^(\S+)_context\s*= \[")
     axis_line = _printed(lines, r"^context_axes = (\[.*\])$")
     if not heads or len(axis_line) != 1:
