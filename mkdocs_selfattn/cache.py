@@ -17,7 +17,6 @@ import errno
 import hashlib
 import json
 import os
-import re
 import stat
 import tempfile
 from collections import Counter
@@ -54,23 +53,11 @@ def content_key(*parts: Any) -> str:
     return digest.hexdigest()
 
 
-_MPL_VERSION: list[str] = []
-
-
 def matplotlib_version() -> str:
-    """Part of every key that involves a chart. Read from the installed package's metadata, so
-    that a warm build never imports matplotlib; only its Version line is read, because parsing
-    the whole file as an e-mail message (``importlib.metadata.version``) took 10 ms."""
-    if not _MPL_VERSION:
-        from importlib.metadata import PackageNotFoundError, distribution
+    """Part of every key that involves a chart, read without importing matplotlib."""
+    from mkdocs_selfattn.chart_fonts import installed_version
 
-        try:
-            text = distribution("matplotlib").read_text("METADATA") or ""
-        except PackageNotFoundError:
-            text = ""
-        found = re.search(r"^Version:[ \t]*(\S+)", text, re.MULTILINE)
-        _MPL_VERSION.append(found.group(1) if found else "none")
-    return _MPL_VERSION[0]
+    return installed_version("matplotlib")
 
 
 _FINGERPRINT: list[str] = []

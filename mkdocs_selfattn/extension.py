@@ -27,6 +27,7 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from mkdocs_selfattn.cache import Cache
+from mkdocs_selfattn.chart_fonts import FontFileError, resolve_font_files
 from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.example import ResolvedFile
 from mkdocs_selfattn.options import SITE_OPTIONS, option_problems
@@ -179,6 +180,13 @@ class SelfAttnExtension(Extension):
             problems = option_problems(values)
             if problems:
                 raise SelfAttnError("selfattn: " + "; ".join(problems))
+            try:
+                values["chart_fonts"] = resolve_font_files(
+                    list(values["chart_fonts"] or ()),  # type: ignore[call-overload]
+                    self.project_root,
+                )
+            except FontFileError as exc:
+                raise SelfAttnError(f"selfattn: {exc}") from None
             cache_dir = str(self.getConfig("cache_dir") or "")
             folder = (self.project_root / cache_dir).resolve() if cache_dir else None
             settings = pipeline_settings(values)

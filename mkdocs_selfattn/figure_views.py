@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.cache import code_fingerprint, content_key, matplotlib_version
+from mkdocs_selfattn.chart_fonts import font_keys
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.jobs import render_chart_job
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
@@ -142,7 +143,7 @@ def chart_key(
         style.width,
         style.height,
         list(style.colors),
-        list(style.fonts),
+        font_keys(style.fonts),
         number_format,
         chart_text(view),
         view.title,

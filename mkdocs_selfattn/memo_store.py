@@ -66,6 +66,7 @@ class MemoStore:
             "mermaid_fence": self.site["mermaid_fence"],
             "mermaid": self.site["mermaid"],
             "matplotlib": matplotlib_version(),
+            "fonts": self.site["fonts"],
         }
         return memo_key(markdown, context)
 

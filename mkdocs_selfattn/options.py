@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.chart_fonts import chart_fonts_problem
+from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
 
 MAX_CHART_INCHES = 100.0
 """Far beyond any page; larger sizes only make matplotlib slow or fail."""
@@ -124,10 +125,6 @@ def chart_colors_problem(value: object) -> str | None:
     return _text_list_problem(value, "colours", "colour", _color_problem)
 
 
-def chart_fonts_problem(value: object) -> str | None:
-    return _text_list_problem(value, "font families", "font family", lambda font: None)
-
-
 def _or_none(value: Any) -> Any:
     return value or None  # the extension's "" means the default, as MkDocs' None does
 
@@ -137,7 +134,7 @@ def _colors(value: Any) -> tuple[str, ...]:
 
 
 def _fonts(value: Any) -> tuple[str, ...]:
-    return tuple(value) or DEFAULT_FONTS
+    return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -226,8 +223,11 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
     ),
     SiteOption(
         "chart_fonts",
-        list(DEFAULT_FONTS),
-        "Font families tried in order for chart text; include one with CJK glyphs.",
+        [],
+        "Font files (.ttf, .otf, .ttc; relative to the folder of mkdocs.yml) for characters the "
+        "bundled chart fonts lack (DejaVu Sans, Noto Sans CJK SC: Latin, Chinese, Korean, "
+        "Japanese), tried after them in order. Charts use no other font, so they are the same "
+        "on every machine.",
         check=chart_fonts_problem,
         shapes_pages=True,
         setting=_fonts,

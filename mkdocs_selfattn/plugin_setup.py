@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 
 from mkdocs_selfattn.cache import Cache
+from mkdocs_selfattn.chart_fonts import FontFileError, chart_fonts, font_keys, resolve_font_files
 from mkdocs_selfattn.memo_store import MemoStore
 from mkdocs_selfattn.options import PAGE_SHAPING
 from mkdocs_selfattn.plugin_options import cache_folder
@@ -34,6 +36,8 @@ class Build:
     memos: MemoStore
     mermaid_fence: bool
     mermaid: tuple[str, str] | None
+    font_files: tuple[str, ...]
+    """The site's ``chart_fonts``, as absolute paths."""
 
 
 def start_build(config: MkDocsConfig, options: Mapping[str, Any], memory: dict[str, Any]) -> Build:
@@ -48,6 +52,10 @@ def start_build(config: MkDocsConfig, options: Mapping[str, Any], memory: dict[s
         problem=lambda message: log.warning("selfattn: %s", message),
     )
     cache.memory = memory
+    try:
+        font_files = tuple(resolve_font_files(options["chart_fonts"], project_root))
+    except FontFileError as exc:
+        raise PluginError(f"selfattn: {exc}") from None
     site = Site(Path(config.docs_dir).resolve(), project_root)
     memos = MemoStore(
         cache,
@@ -57,10 +65,12 @@ def start_build(config: MkDocsConfig, options: Mapping[str, Any], memory: dict[s
             "options": {name: options[name] for name in PAGE_SHAPING},
             "mermaid_fence": mermaid_fence,
             "mermaid": mermaid,
+            # The files, not their names: a changed font file changes the charts.
+            "fonts": font_keys(chart_fonts(font_files)),
         },
     )
     link_assets(config, str(options["mermaid_js"]))
-    return Build(cache, site, memos, mermaid_fence, mermaid)
+    return Build(cache, site, memos, mermaid_fence, mermaid, font_files)
 
 
 def make_pipeline(
@@ -72,7 +82,7 @@ def make_pipeline(
     from mkdocs_selfattn.settings import pipeline_settings
 
     settings = pipeline_settings(
-        options,
+        {**options, "chart_fonts": build.font_files},
         draw_charts=draw_charts,
         mermaid_fence=build.mermaid_fence,
         mermaid=build.mermaid,

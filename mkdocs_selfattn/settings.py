@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from mkdocs_selfattn.chart_fonts import chart_fonts
 from mkdocs_selfattn.options import PIPELINE_OPTIONS
 from mkdocs_selfattn.render.chart import ChartStyle
 
@@ -48,7 +49,7 @@ class Settings:
             width=self.chart_width,
             height=self.chart_height,
             colors=self.chart_colors,
-            fonts=self.chart_fonts,
+            fonts=chart_fonts(self.chart_fonts),
         )
 
     def __getattr__(self, name: str) -> Any:

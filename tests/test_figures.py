@@ -5,7 +5,8 @@ Goldens live in tests/golden/figures/; rewrite them after an intended change wit
 
     python -m pytest tests/test_figures.py --update-goldens
 
-The SVG goldens depend on the installed matplotlib and fonts (CI installs fonts-noto-cjk).
+The SVG goldens depend on the installed matplotlib and the chart fonts' packages, not on the
+machine's fonts.
 """
 
 from __future__ import annotations

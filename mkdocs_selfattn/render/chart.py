@@ -20,7 +20,6 @@ from mkdocs_selfattn.render.chart_svg import (
     Drawn,
     PrintableLabels,
     draw_svg,
-    installed_families,
     printable,
 )
 from mkdocs_selfattn.render.chart_svg import (
@@ -36,7 +35,6 @@ __all__ = [
     "ChartOutput",
     "ChartStyle",
     "chart_words",
-    "installed_families",
     "render_chart",
 ]
 

@@ -15,13 +15,15 @@ import html
 import re
 import unicodedata
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from io import StringIO
 from typing import Any
 
-from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
+from mkdocs_selfattn.chart_fonts import ChartFont, chart_fonts
+from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
+from mkdocs_selfattn.render.font_registry import css_font_family, registered_families
 from mkdocs_selfattn.render.labels import Labels
 
 CHART_FORMAT = 8
@@ -35,7 +37,8 @@ class ChartStyle:
     width: float = 7.0
     height: float = 3.6
     colors: tuple[str, ...] = DEFAULT_COLORS
-    fonts: tuple[str, ...] = DEFAULT_FONTS
+    fonts: tuple[ChartFont, ...] = field(default_factory=chart_fonts)
+    """The font files text is measured with, in fallback order (see :mod:`chart_fonts`)."""
 
 
 @dataclass
@@ -85,17 +88,6 @@ class PrintableLabels(Labels):
         return printable(super().__call__(token, index))
 
 
-def installed_families(families: Sequence[str]) -> list[str]:
-    """The families matplotlib can find, in order (unknown names would only log noise)."""
-    from matplotlib import font_manager
-
-    known = {f.name for f in font_manager.fontManager.ttflist}
-    found = [f for f in families if f in known]
-    # Every extra family is another font lookup for every piece of text (most of a chart's cost),
-    # and the first CJK family already covers Chinese, Japanese and Korean: keep two at most.
-    return found[:2] or ["DejaVu Sans"]
-
-
 _MEASURING: dict[tuple[object, ...], Any] = {}
 
 
@@ -125,8 +117,9 @@ def _rc(style: ChartStyle) -> Any:
         "text.parse_math": False,
         "svg.hashsalt": "mkdocs-selfattn",
         # Explicit families, not "sans-serif": only an explicit list gets per-glyph fallback,
-        # so Latin text keeps DejaVu Sans while CJK falls through to a CJK font.
-        "font.family": installed_families(style.fonts),
+        # so Latin text keeps DejaVu Sans while CJK falls through to the CJK font. Only the
+        # chart fonts' own files, whatever else the machine has (see font_registry).
+        "font.family": registered_families(style.fonts),
         "font.size": 10,
         "axes.edgecolor": SENTINEL,
         "axes.labelcolor": SENTINEL,
@@ -184,7 +177,8 @@ def _figure_svg(
         drawn = draw(fig)
         buffer = StringIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    return buffer.getvalue(), drawn, [str(w.message) for w in caught], fig.get_figwidth()
+    svg = css_font_family(buffer.getvalue(), style.fonts)
+    return svg, drawn, [str(w.message) for w in caught], fig.get_figwidth()
 
 
 @contextmanager
@@ -227,7 +221,7 @@ def finish_svg(svg: str, key: str, drawn: Drawn) -> str:
         svg = svg.replace(f'id="{ident}"', f'id="{prefix}{ident}"')
         svg = svg.replace(f"url(#{ident})", f"url(#{prefix}{ident})")
         svg = svg.replace(f'href="#{ident}"', f'href="#{prefix}{ident}"')
-    # A reader without the build machine's fonts still gets a sans-serif face, not the default.
+    # A reader without the chart fonts still gets a sans-serif face, not the default.
     svg = re.sub(r"(font-family: [^;\"]*?)(?=[;\"])", r"\1, sans-serif", svg)
     svg = svg.replace(SENTINEL, "currentColor")
     accessible = (

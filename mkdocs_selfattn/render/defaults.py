@@ -4,17 +4,3 @@ import the renderer."""
 from __future__ import annotations
 
 DEFAULT_COLORS = ("#2563eb", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#06b6d4")
-DEFAULT_FONTS = (
-    "DejaVu Sans",
-    "Noto Sans CJK SC",
-    "Noto Sans CJK KR",
-    "Noto Sans CJK JP",
-    "Noto Sans SC",
-    "Noto Sans KR",
-    "WenQuanYi Zen Hei",
-    "Source Han Sans SC",
-    "Microsoft YaHei",
-    "Malgun Gothic",
-    "PingFang SC",
-    "Apple SD Gothic Neo",
-)

@@ -1,40 +1,30 @@
 """Which characters of a chart's text no chart font can draw, found without drawing.
 
-``check`` draws no chart, yet a build fails on a missing glyph; the fonts' character maps
-(the same families, in the same order, that the renderer hands matplotlib, plus matplotlib's own
-fallback) answer the question in milliseconds. The wording of the advice lives here too, so the
-build and ``check`` say the same thing.
+``check`` draws no chart, yet a build fails on a missing glyph; the chart fonts' character maps
+(the same files, in the same order, that the renderer hands matplotlib) answer the question in
+milliseconds. The wording of the advice lives here too, so the build and ``check`` say the same
+thing, and it names what works: the site option that adds a font file, or, when the bundled CJK
+font's package is missing, that package (a system font would not be used).
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+
+from mkdocs_selfattn.chart_fonts import CJK_PACKAGE, ChartFont, cjk_font_installed
 
 
-def missing_glyphs(texts: Iterable[str], families: Sequence[str]) -> list[str]:
+def missing_glyphs(texts: Iterable[str], fonts: Sequence[ChartFont]) -> list[str]:
     """Characters of ``texts`` none of the fonts covers, sorted (as the renderer lists them)."""
-    from matplotlib import font_manager
-
-    from mkdocs_selfattn.render.chart import installed_families
+    from mkdocs_selfattn.render.font_registry import charmap
 
     covered: set[int] = set()
-    for family in [*installed_families(families), "DejaVu Sans"]:
-        path = font_manager.findfont(
-            font_manager.FontProperties(family=family), fallback_to_default=True
-        )
-        covered |= _charmap(path)
+    for font in fonts:
+        covered |= charmap(font)
     return sorted(
         {ch for text in texts for ch in text if not ch.isspace() and ord(ch) not in covered}
     )
-
-
-@lru_cache(maxsize=16)
-def _charmap(path: str) -> frozenset[int]:
-    from matplotlib.ft2font import FT2Font
-
-    return frozenset(FT2Font(path).get_charmap())
 
 
 def _is_cjk(ch: str) -> bool:
@@ -43,8 +33,12 @@ def _is_cjk(ch: str) -> bool:
 
 
 def glyph_message(missing: Sequence[str]) -> str:
-    """The advice fits the characters: a CJK font only helps with CJK text."""
+    """The advice fits the characters: the bundled CJK font's package only helps with CJK text,
+    and only when it is the one missing."""
     where = "the chart font has no glyph for " + " ".join(missing)
-    if all(_is_cjk(ch) for ch in missing):
-        return where + "; install a CJK font (Debian: fonts-noto-cjk) or list one in 'chart_fonts'"
-    return where + "; install a font that has them or list one that has them in 'chart_fonts'"
+    if all(_is_cjk(ch) for ch in missing) and not cjk_font_installed():
+        return where + f"; install the chart font's package: pip install {CJK_PACKAGE}"
+    return where + (
+        "; add a font file that has them to the 'chart_fonts' option "
+        "(a .ttf, .otf or .ttc path, relative to the folder of mkdocs.yml)"
+    )
