@@ -188,10 +188,10 @@ def prepare() -> None:
 
 
 def warm_up(arrow: bool = False) -> None:
-    """The imports a first job pays (numpy, matplotlib and its font list, and pyarrow only if
-    ``arrow``: a course of small files is read without it), done before it comes: under
-    ``mkdocs serve`` the worker is a fresh interpreter, and these took 0.8-1.0 s that the first
-    edit after start waited for."""
+    """The imports a first job pays (numpy, matplotlib, its font list and the chart fonts, and
+    pyarrow only if ``arrow``: a course of small files is read without it), done before it comes:
+    under ``mkdocs serve`` the worker is a fresh interpreter, and these took 0.8-1.0 s that the
+    first edit after start waited for."""
     import matplotlib
 
     if arrow:
@@ -203,11 +203,13 @@ def warm_up(arrow: bool = False) -> None:
     import mkdocs_selfattn.jobs  # noqa: F401
 
     matplotlib.use("Agg", force=False)
-    from matplotlib import font_manager
     from matplotlib.backends import backend_svg  # noqa: F401
     from matplotlib.figure import Figure  # noqa: F401
 
-    font_manager.findfont("DejaVu Sans")
+    from mkdocs_selfattn.chart_fonts import bundled_fonts
+    from mkdocs_selfattn.render.font_registry import registered_families
+
+    registered_families(bundled_fonts())
 
 
 def _run_here(fn: Callable[..., T], *args: Any) -> Future[T]:

@@ -113,8 +113,9 @@ def test_a_missing_chart_glyph_fails_check_with_the_builds_message(tmp_path: Pat
         },
     )
     message = (
-        "docs/index.md:3: selfattn: the chart font has no glyph for \U00013000; install a font "
-        "that has them or list one that has them in 'chart_fonts'"
+        "docs/index.md:3: selfattn: the chart font has no glyph for \U00013000; add a font file "
+        "that has them to the 'chart_fonts' option (a .ttf, .otf or .ttc path, relative to the "
+        "folder of mkdocs.yml)"
     )
     code, lines = build(root, strict=True)
     assert (code, lines) == (1, [message])
@@ -122,16 +123,19 @@ def test_a_missing_chart_glyph_fails_check_with_the_builds_message(tmp_path: Pat
     assert (code, out[:-1]) == (1, [message])
 
 
-def test_the_cjk_advice_is_only_for_cjk_characters() -> None:
+def test_no_system_font_is_advised_for_cjk_text() -> None:
+    """The chart fonts ignore the machine's fonts: a system package would not help. With the
+    bundled CJK font installed, the advice is the option that adds a font file."""
     from mkdocs_selfattn.render.glyphs import glyph_message
 
-    assert glyph_message(["你"]) == (
-        "the chart font has no glyph for 你; install a CJK font (Debian: fonts-noto-cjk) or "
-        "list one in 'chart_fonts'"
-    )
-    assert glyph_message(["你", "\U00013000"]).endswith(
-        "; install a font that has them or list one that has them in 'chart_fonts'"
-    )
+    for missing in (["你"], ["你", "\U00013000"]):
+        message = glyph_message(missing)
+        assert message.endswith(
+            "; add a font file that has them to the 'chart_fonts' option "
+            "(a .ttf, .otf or .ttc path, relative to the folder of mkdocs.yml)"
+        )
+        assert "apt" not in message
+        assert "Debian" not in message
 
 
 I18N_SUFFIX = """\

@@ -89,17 +89,17 @@ BAD_OPTIONS = [
     ("chart_colors", "#2563eb", "expected a list of colours"),
     ("chart_colors", ["#2563eb", "bleu"], "item 2: 'bleu' is not a colour matplotlib knows"),
     ("chart_colors", [" tab:blue"], "is not a colour matplotlib knows"),
-    ("chart_fonts", ["DejaVu Sans", " "], "non-empty font family"),
+    (
+        "chart_fonts",
+        ["fonts/extra.ttf", " "],
+        "item 2 is ' '; every item must be a font file's path",
+    ),
+    ("chart_fonts", ["Noto Sans CJK SC"], "item 1 is 'Noto Sans CJK SC', not a font file"),
+    ("chart_fonts", "fonts/extra.ttf", "expected a list of font files"),
     (
         "chart_colors",
         [],
         "the list is empty; name at least one colour, or leave the option out for the defaults",
-    ),
-    (
-        "chart_fonts",
-        [],
-        "the list is empty; name at least one font family, or leave the option out for the "
-        "defaults",
     ),
 ]
 
