@@ -81,3 +81,35 @@ def test_the_command_line_example_runs_there(course: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "object_and_size_weight = 0.708" in done.stdout.splitlines()
+
+
+def _readme_commands() -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    fence = re.search(r"```bash\n(.*?)\n```", text, re.S)
+    assert fence is not None
+    return fence[1].splitlines()
+
+
+def test_the_first_command_needs_no_system_package(tmp_path: Path) -> None:
+    """Charts bring their own fonts (from PyPI): serving the demo needs pip alone, and the
+    Debian packages script installs nothing unless asked for the browser tests' packages."""
+    serve, tests = _readme_commands()
+    assert serve == "python3 -m pip install -e . && mkdocs serve"
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert tests.startswith("bash .ci/system-packages browser && ")
+    assert tests.removeprefix("bash .ci/system-packages browser && ") in ci.splitlines()
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    for name in ("apt-get", "sudo"):
+        stub = stubs / name
+        stub.write_text(f'#!/bin/sh\necho {name} >> "{tmp_path}/called"\n', encoding="utf-8")
+        stub.chmod(0o755)
+    done = subprocess.run(
+        ["bash", str(REPO / ".ci" / "system-packages")],
+        env={"PATH": f"{stubs}{os.pathsep}{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "called").exists()
