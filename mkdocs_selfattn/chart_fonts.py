@@ -64,10 +64,19 @@ def font_keys(fonts: Sequence[ChartFont]) -> list[list[str | None]]:
     return [font.key() for font in fonts]
 
 
-@lru_cache(maxsize=1)
 def bundled_fonts() -> tuple[ChartFont, ...]:
     """DejaVu Sans from matplotlib's own data, and the CJK package's face, if installed
-    (without it, CJK text lacks glyphs and the warning says to install it)."""
+    (without it, CJK text lacks glyphs and the warning says to install it). A missing package
+    is looked for again on the next call: under `mkdocs serve`, installing it meanwhile counts."""
+    fonts = _found_fonts()
+    if not any(font.family == CJK_FAMILY for font in fonts):
+        _found_fonts.cache_clear()
+        fonts = _found_fonts()
+    return fonts
+
+
+@lru_cache(maxsize=1)
+def _found_fonts() -> tuple[ChartFont, ...]:
     fonts = []
     matplotlib = _package_folder("matplotlib")
     if matplotlib is not None:

@@ -41,6 +41,7 @@ def registered_families(fonts: Sequence[ChartFont]) -> list[str]:
     return names
 
 
+@lru_cache(maxsize=32)
 def private_name(font: ChartFont) -> str:
     """The same on every machine (it is in the SVG matplotlib writes, which is hashed for the
     chart's ids, before :func:`css_font_family` replaces it)."""
