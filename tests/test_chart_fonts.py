@@ -191,41 +191,37 @@ def _files(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
 
 
+def _probe(tmp_path: Path, code: str, *, hide_system_fonts: bool) -> str:
+    """What ``code`` prints in a Python without the bundled CJK font's package."""
+    (tmp_path / "work").mkdir()
+    done = _run(
+        [sys.executable, "-c", code],
+        tmp_path / "work",
+        mplconfig=tmp_path / "mpl",
+        hide_system_fonts=hide_system_fonts,
+        shadow=_shadow(tmp_path / "shadow"),
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_hiding_works(tmp_path: Path) -> None:
     """The mount namespace hides every font of the machine from matplotlib, and the shadow
     package hides the bundled CJK font: the other tests' "without" means without."""
-    probe = (
+    code = (
         "from matplotlib import font_manager as fm\n"
         "from mkdocs_selfattn.chart_fonts import chart_fonts\n"
         "print(len(fm.findSystemFonts()), [f.family for f in chart_fonts()])\n"
     )
-    (tmp_path / "work").mkdir()
-    done = _run(
-        [sys.executable, "-c", probe],
-        tmp_path / "work",
-        mplconfig=tmp_path / "mpl",
-        hide_system_fonts=True,
-        shadow=_shadow(tmp_path / "shadow"),
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "0 ['DejaVu Sans']"
+    assert _probe(tmp_path, code, hide_system_fonts=True) == "0 ['DejaVu Sans']\n"
 
 
 def test_the_missing_package_is_what_the_cjk_advice_names(tmp_path: Path) -> None:
-    probe = (
-        "from mkdocs_selfattn.render.glyphs import glyph_message\nprint(glyph_message(['你']))\n"
-    )
-    (tmp_path / "work").mkdir()
-    done = _run(
-        [sys.executable, "-c", probe],
-        tmp_path / "work",
-        mplconfig=tmp_path / "mpl",
-        shadow=_shadow(tmp_path / "shadow"),
-    )
-    assert done.stdout == (
+    code = "from mkdocs_selfattn.render.glyphs import glyph_message\nprint(glyph_message(['你']))"
+    assert _probe(tmp_path, code, hide_system_fonts=False) == (
         f"the chart font has no glyph for 你; install the chart font's package: pip install "
         f"{CJK_PACKAGE}\n"
-    ), done.stderr
+    )
 
 
 def _demo(root: Path) -> Path:
