@@ -284,3 +284,18 @@ def test_a_font_that_arrives_after_the_first_build_is_used_by_the_next(tmp_path:
     assert third.returncode == 0, third.stderr
     assert site.page_bytes() == fresh.page_bytes()
     assert STACK in site.html()
+
+
+def test_the_extension_reads_font_files_from_its_project_folder(tmp_path: Path) -> None:
+    """Zensical and plain Python-Markdown: ``chart_fonts`` relative to ``project_dir``."""
+    from mkdocs_selfattn.errors import SelfAttnError
+    from mkdocs_selfattn.extension import SelfAttnExtension
+
+    (tmp_path / "fonts").mkdir()
+    shutil.copy(EXTRA, tmp_path / "fonts" / "extra.ttf")
+    options = {"project_dir": str(tmp_path), "docs_dir": "."}
+    found = SelfAttnExtension(**options, chart_fonts=["fonts/extra.ttf"]).pipeline
+    assert found.settings.chart.fonts == chart_fonts((str(tmp_path / "fonts" / "extra.ttf"),))
+    missing = SelfAttnExtension(**options, chart_fonts=["fonts/none.ttf"])
+    with pytest.raises(SelfAttnError, match=r"selfattn: chart_fonts: 'fonts/none.ttf' cannot be"):
+        _ = missing.pipeline
