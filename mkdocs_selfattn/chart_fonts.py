@@ -157,6 +157,8 @@ def resolve_font_files(values: Sequence[str], root: Path) -> list[str]:
     found = []
     for value in values:
         path = (root / value).resolve()
+        if path.exists() and not path.is_file():  # a FIFO would block the read below
+            raise FontFileError(f"chart_fonts: {value!r} is not a regular file ({path})")
         try:
             with open(path, "rb") as file:
                 head = file.read(4)
@@ -165,7 +167,7 @@ def resolve_font_files(values: Sequence[str], root: Path) -> list[str]:
             raise FontFileError(
                 f"chart_fonts: {value!r} cannot be read ({reason}, looked for {path})"
             ) from None
-        if head not in _FONT_MAGIC or not path.is_file():
+        if head not in _FONT_MAGIC:
             raise FontFileError(
                 f"chart_fonts: {value!r} is not a TrueType or OpenType font file ({path})"
             )

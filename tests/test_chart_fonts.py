@@ -286,6 +286,14 @@ def test_a_font_that_arrives_after_the_first_build_is_used_by_the_next(tmp_path:
     assert STACK in site.html()
 
 
+def test_a_fifo_in_place_of_a_font_file_is_refused_without_reading_it(tmp_path: Path) -> None:
+    from mkdocs_selfattn.chart_fonts import FontFileError, resolve_font_files
+
+    os.mkfifo(tmp_path / "extra.ttf")
+    with pytest.raises(FontFileError, match=r"'extra\.ttf' is not a regular file"):
+        resolve_font_files(["extra.ttf"], tmp_path)
+
+
 def test_the_extension_reads_font_files_from_its_project_folder(tmp_path: Path) -> None:
     """Zensical and plain Python-Markdown: ``chart_fonts`` relative to ``project_dir``."""
     from mkdocs_selfattn.errors import SelfAttnError
