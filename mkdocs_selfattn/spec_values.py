@@ -11,6 +11,7 @@ from typing import Any
 
 from mkdocs_selfattn.block_yaml import kind, preview
 from mkdocs_selfattn.errors import BlockError, closest
+from mkdocs_selfattn.format_spec import number_spec_problem
 
 VIEWS = (
     "output",
@@ -256,10 +257,9 @@ def top(r: Reader, key: str, value: Any) -> Fields:
 
 def number_format(r: Reader, key: str, value: Any) -> Fields:
     spec = r.text(key, value)
-    try:
-        format(0.5, spec)
-    except ValueError as exc:
-        raise r.fail(key, f"{spec!r} is not a format spec ({exc})") from None
+    problem = number_spec_problem(spec)
+    if problem is not None:
+        raise r.fail(key, f"{spec!r} {problem.replace(' a Python ', ' a ')}")
     return {key: spec}
 
 
