@@ -12,7 +12,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.errors import DataError, SelfAttnError
+from mkdocs_selfattn.input_files import read_input
 from mkdocs_selfattn.pipeline import ResolvedFile
 from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.escape import md_escape
@@ -20,6 +21,7 @@ from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import render_compare, render_tables
+from mkdocs_selfattn.render.template_limits import MAX_TEMPLATE_BYTES
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.spec import ExampleSpec
@@ -63,7 +65,12 @@ def _spec(args: argparse.Namespace) -> ExampleSpec:
     vectors = tuple(v for v in args.vectors.split(",") if v) if args.vectors else None
     template = None
     if args.template is not None:
-        template = Path(args.template).read_text(encoding="utf-8")
+        try:
+            template = read_input(args.template, MAX_TEMPLATE_BYTES).decode("utf-8")
+        except OSError as exc:
+            raise DataError(args.template, f"cannot be read ({exc.strerror or exc})") from None
+        except UnicodeDecodeError:
+            raise DataError(args.template, "is not UTF-8 text") from None
     return ExampleSpec(
         id=None,
         csv=args.csv,

@@ -246,6 +246,10 @@ def show(r: Reader, key: str, value: Any) -> Fields:
     for item in items:
         show.append(r.text(key, item, "a view name"))
         r.unknown(key, "view", show[-1], VIEWS, "views")
+        if show[-1] in show[:-1]:
+            # A view shown twice is the same text twice: a large printout repeated by show:
+            # would multiply the page, and never says more.
+            raise r.fail(key, f"'{show[-1]}' is listed twice; show each view once")
     return {key: tuple(show)}
 
 

@@ -54,6 +54,10 @@ MAX_INT_BITS = 4096
 MAX_NESTING = 30
 """Brackets and blocks (``for``, ``if``, ``macro`` …) inside each other."""
 
+MAX_TEMPLATE_BYTES = 64 * 1024
+"""A template file given to ``run --template`` (a block's ``template:`` is held to the block's
+64 KiB)."""
+
 _WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 _WIDTH_FILTERS = frozenset({"center", "indent", "slice"})
 _NO_METHODS = frozenset({"translate"})
