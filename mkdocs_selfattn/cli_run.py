@@ -16,7 +16,7 @@ from mkdocs_selfattn.errors import DataError, SelfAttnError
 from mkdocs_selfattn.input_files import read_input
 from mkdocs_selfattn.pipeline import ResolvedFile
 from mkdocs_selfattn.readings import ReadingResult
-from mkdocs_selfattn.render.escape import md_escape
+from mkdocs_selfattn.render.escape import md_escape, terminal_text
 from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
@@ -103,7 +103,7 @@ def run_command(args: argparse.Namespace) -> int:
         example = pipeline.load(_spec(args), _CommandLineFiles())
         result = example.result
         for warning in result.warnings:  # the plugin's data checks: uneven targets
-            print(f"mkdocs-selfattn: warning: {warning}", file=sys.stderr)
+            print(f"mkdocs-selfattn: warning: {terminal_text(warning)}", file=sys.stderr)
         labels = Labels(dict(args.display))
         if args.format == "json":
             text = render_json(result)
@@ -119,9 +119,9 @@ def run_command(args: argparse.Namespace) -> int:
             pieces = pipeline.render(example, view, line=1).pieces
             text = "".join(str(content) + "\n" for _, content in pieces)
     except SelfAttnError as exc:
-        print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
+        print(f"mkdocs-selfattn: error: {terminal_text(str(exc))}", file=sys.stderr)
         return 1
-    sys.stdout.write(text)
+    sys.stdout.write(text if args.format == "json" else terminal_text(text, keep_newlines=True))
     return 0
 
 

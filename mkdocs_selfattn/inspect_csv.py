@@ -20,6 +20,7 @@ from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.csv_read import read_table
 from mkdocs_selfattn.data_checks import DataProblems, document_problems
 from mkdocs_selfattn.input_files import read_input
+from mkdocs_selfattn.render.escape import terminal_text
 
 _ID = re.compile(r"^[A-Za-z_][\w-]*$")
 
@@ -159,7 +160,7 @@ def describe(contents: CsvContents) -> str:
         lines += [f"  warning: {warning}" for warning in problems.warnings]
     lines += ["", "A block for the first document (csv: the path from the page to this file):", ""]
     lines += suggested_block(contents)
-    return "\n".join(lines) + "\n"
+    return "\n".join(terminal_text(line) for line in lines) + "\n"
 
 
 def suggested_block(contents: CsvContents) -> list[str]:
