@@ -70,6 +70,22 @@ _SIZE_FREE_FILTERS = frozenset(
     }
 )  # fmt: skip
 """Filters that do not turn their whole input into text (the others' input is measured first)."""
+_CHECKED_FILTERS = frozenset({"slice", "sum"})
+"""Filters among those with arguments that are checked all the same."""
+
+
+# Tuples, not ``X | Y`` unions: isinstance() on a union builds it on every call, and these
+# checks run for every value a template prints or builds.
+_SIZED = (str, bytes, list, tuple, dict)
+_TEXTS = (str, bytes)
+_SEQUENCES = (list, tuple)
+_JOINABLE = (list, tuple, str)
+_COLLECTIONS = (list, tuple, set, frozenset)
+_NUMBERS = (bool, int, float)
+CALL_STEPS = 20
+"""Steps a call (a macro, a method) costs: about twenty loop items' time."""
+FILTER_STEPS = 4
+"""Steps a filter costs."""
 
 
 class LimitError(Exception):
@@ -108,7 +124,7 @@ def spend(count: int = 1) -> None:
 
 def made(value: Any) -> Any:
     """Count the size of a value the template has built; returns it."""
-    if isinstance(value, str | bytes | list | tuple | dict):
+    if isinstance(value, _SIZED):
         _add_made(len(value))
     elif isinstance(value, int) and not isinstance(value, bool):
         check_int(value)
@@ -148,7 +164,7 @@ def size_of(value: Any, limit: int = MAX_MADE) -> int:
     stack = [value]
     while stack and total <= limit:
         item = stack.pop()
-        if isinstance(item, str | bytes):
+        if isinstance(item, _TEXTS):
             total += len(item) + 2
         elif isinstance(item, bool) or item is None:
             total += 5
@@ -160,7 +176,7 @@ def size_of(value: Any, limit: int = MAX_MADE) -> int:
             total += 2
             stack.extend(item.keys())
             stack.extend(item.values())
-        elif isinstance(item, list | tuple | set | frozenset):
+        elif isinstance(item, _COLLECTIONS):
             total += 2 + len(item)
             stack.extend(item)
         else:
@@ -179,14 +195,14 @@ def printable(value: Any) -> Any:
         item = stack.pop()
         if isinstance(item, str):
             size += len(item)
-        elif isinstance(item, bool | int | float) or item is None:
+        elif isinstance(item, _NUMBERS) or item is None:
             size += 8
             if isinstance(item, int) and not isinstance(item, bool):
                 check_int(item)
         elif isinstance(item, Mapping):
             stack.extend(item.keys())
             stack.extend(item.values())
-        elif isinstance(item, list | tuple):
+        elif isinstance(item, _SEQUENCES):
             stack.extend(item)
             size += 2 * len(item)
         else:
@@ -301,14 +317,14 @@ def binop(op: str, left: Any, right: Any) -> Any:
         if isinstance(left, str):
             check_percent(left, right)
         return made(left % right)
-    if isinstance(left, str | list | tuple) and isinstance(right, str | list | tuple):
+    if isinstance(left, _JOINABLE) and isinstance(right, _JOINABLE):
         _refuse_size(len(left) + len(right), "the sum")
     return made(operator.add(left, right))
 
 
 def _check_product(left: Any, right: Any) -> None:
     for seq, times in ((left, right), (right, left)):
-        if isinstance(seq, str | bytes | list | tuple) and isinstance(times, int):
+        if isinstance(seq, _TEXTS + _SEQUENCES) and isinstance(times, int):
             _refuse_size(len(seq) * max(times, 0), "the repeated text or list")
     if (
         isinstance(left, int)
@@ -378,13 +394,15 @@ def guarded_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any
     """``function`` (a Jinja2 filter) with a step counted, its input and arguments checked
     first and its result counted; lazy results are counted item by item."""
 
+    skip = 1 if hasattr(function, "jinja_pass_arg") else 0  # the context, eval context or env
+    checked = name not in _SIZE_FREE_FILTERS or name in _CHECKED_FILTERS
+
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        spend()
-        values = [a for a in args if not isinstance(a, Context | jinja2.nodes.EvalContext)]
-        values = [v for v in values if not isinstance(v, jinja2.Environment)]
-        _check_filter(name, values, kwargs)
+        spend(FILTER_STEPS)
+        if checked:
+            _check_filter(name, list(args[skip:]), kwargs)
         result = function(*args, **kwargs)
-        if isinstance(result, Iterator):
+        if hasattr(type(result), "__next__"):
             return counted(result)
         return made(result)
 
@@ -536,7 +554,7 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         *args: Any,
         **kwargs: Any,
     ) -> Any:
-        spend()
+        spend(CALL_STEPS)
         check_call(__obj, args, kwargs)
         return made(super().call(__context, __obj, *args, **kwargs))
 
