@@ -10,7 +10,12 @@ address-space guard, with its peak memory checked (``support.check_error_case``)
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import sys
+import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,12 +25,17 @@ from .support import (
     GOOD_CSV,
     GOOD_CSV_PATH,
     ErrorCase,
+    Finished,
     Project,
+    Running,
     alias_bomb,
+    ascii_csv,
     block,
     check_error_case,
     good_block,
+    kill_group,
 )
+from .test_serve import free_port
 
 GOOD = "csv: /data/good.csv\ndocument: memo_cap_missing\n"
 SECONDS = 60.0
@@ -124,9 +134,7 @@ TEMPLATES = [
     ),
     _case(
         "loops-over-strings",
-        _template(
-            '{% for a in "x" * 30000 %}{% for b in "x" * 30000 %}{% endfor %}{% endfor %}'
-        ),
+        _template('{% for a in "x" * 30000 %}{% for b in "x" * 30000 %}{% endfor %}{% endfor %}'),
         r"the template reads more than 20,000,000 items",
     ),
     _case(
@@ -182,8 +190,7 @@ YAML = [
         r"docs/shared.yml:1: 'bomb': the YAML holds more than 100,000 values",
         files={
             "docs/shared.yml": (
-                "bomb:\n"
-                f"  csv: data/good.csv\n  queries: {{a: score, b: {_BOMB}}}\n"
+                f"bomb:\n  csv: data/good.csv\n  queries: {{a: score, b: {_BOMB}}}\n"
             )
         },
         at=None,
@@ -260,3 +267,172 @@ def test_inline_format_width_is_refused_before_formatting(tmp_path: Path) -> Non
     line = text.split("\n").index(values) + 1
     assert all(p.page == "docs/index.md" and p.line == line for p in reports), reports
     assert "':>200000000' asks for more than 100 characters or digits" in reports[0].message
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line: special files and file content written to a terminal
+
+
+def _command(cwd: Path, *args: str) -> Finished:
+    command = [sys.executable, "-m", "mkdocs_selfattn", *args]
+    return Running(command, cwd=cwd, timeout=SECONDS, memory_limit=2 * 1024**3).wait()
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_inspect_refuses_what_is_not_a_regular_file(tmp_path: Path, special: str) -> None:
+    """A FIFO blocked ``inspect`` forever; ``/dev/zero`` was read until memory ran out."""
+    path = special
+    if special == "fifo":
+        os.mkfifo(tmp_path / "pipe.csv")
+        path = "pipe.csv"
+    run = _command(tmp_path, "inspect", path)
+    assert not run.timed_out, "inspect did not end"
+    assert run.returncode == 1
+    assert f"{path}: cannot be read (it is a " in run.stderr
+    assert "not a regular file" in run.stderr
+    assert "Traceback" not in run.output
+
+
+def test_inspect_escapes_control_characters_from_the_csv(tmp_path: Path) -> None:
+    """A token with an escape sequence recoloured the terminal; one with a newline wrote a line
+    that looked like the build's own ``WARNING -``."""
+    forged = "WARNING -  Doc file 'x.md' contains a forged line"
+    rows = [
+        "document_id,target_token,candidate_token,candidate_role,a,score",
+        "d1,it,red\x1b[31mtext\x1b]0;title\x07,r,0.1,1",
+        f'd1,it,"cap\n{forged}",r,0.2,2',
+        "d1,it,it,current_token,0.3,0.5",
+    ]
+    (tmp_path / "data.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    run = _command(tmp_path, "inspect", "data.csv")
+    assert run.returncode == 0, run.output
+    assert "\x1b" not in run.output
+    assert "\x07" not in run.output
+    assert not any(line.startswith("WARNING") for line in run.output.splitlines())
+    assert "red\\x1b[31mtext" in run.stdout
+    assert f"cap\\n{forged}" in run.stdout
+    printed = _command(tmp_path, "run", "data.csv", "--document", "d1", "--format", "text")
+    assert printed.returncode == 0, printed.output
+    assert "\x1b" not in printed.output
+    assert "red\\x1b[31mtext" in printed.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# mkdocs serve stopped by a signal
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_serve_stopped_by_a_signal_releases_its_semaphores(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    """SIGTERM ended ``serve`` before its worker pool was shut down: the resource tracker then
+    printed "There appear to be 5 leaked semaphore objects"."""
+    project = Project(tmp_path, {"chart_workers": 1, "cache_dir": ".cache/s"})
+    project.write(GOOD_CSV_PATH, ascii_csv())
+    project.page("index.md", "# Home\n\n" + good_block("home", targets="[it]", show="[chart]"))
+    project.configure()
+    port = free_port()
+    command = [sys.executable, "-m", "mkdocs", "serve", "-f", str(project.root / "mkdocs.yml")]
+    server = Running([*command, "-a", f"127.0.0.1:{port}"], cwd=project.root, timeout=240)
+    try:
+        deadline = time.monotonic() + 180
+        served = False
+        while not served and time.monotonic() < deadline:
+            assert server.process.poll() is None, "serve ended before serving"
+            url = f"http://127.0.0.1:{port}/"
+            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=5) as page:
+                served = b"<svg" in page.read()
+            time.sleep(0.3)
+        assert served, "the chart page was not served"
+        os.kill(server.pid, signum)
+        stopped = time.monotonic()
+        run = server.wait()
+    finally:
+        kill_group(server.pid)
+    assert not run.timed_out, "serve did not end after the signal"
+    assert run.seconds - (stopped - server.started) < 30, "serve took long to end"
+    assert "leaked semaphore" not in run.stderr, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr, run.stderr[-2000:]
+
+
+# ---------------------------------------------------------------------------------------------
+# Generated templates
+
+FUZZ = r"""
+import sys
+from hypothesis import HealthCheck, given, settings, strategies as st
+from mkdocs_selfattn.render.template_env import MAX_OUTPUT, TemplateError, fill
+
+BIG = st.sampled_from([0, 1, 3, 100, 101, 4096, 70000, 10**6, 3 * 10**9, 9**9])
+TEXT = st.sampled_from(['"x"', '"%s"', '"ab\\n"', "s", "xs", "words"])
+
+
+@st.composite
+def value(draw, depth=0):
+    if depth > 3 or draw(st.booleans()):
+        return draw(st.one_of(TEXT, BIG.map(str), st.just("[s] * 3")))
+    inner = draw(value(depth + 1))
+    n = draw(BIG)
+    return draw(st.sampled_from([
+        f"({inner} * {n})", f"({n} ** {draw(BIG)})", f"({inner} ~ {inner})",
+        f"({inner} + {inner})", f'("%{n}d" % {n})', f'("%{n}s" | format({inner}))',
+        f'"{{:>{n}}}".format({inner})', f"({inner} | center({n}))",
+        f'({inner} | string | replace("x", {inner} | string))', f"([{inner}] * {n} | join)",
+        f'({inner} | string).ljust({n})', f"({inner} | indent({n}))",
+        f"({inner} | tojson({n}))", f"(range({n}) | list)", f"({inner} | wordwrap(2))",
+        f"({inner} | slice({n}) | list)", f"({inner} | batch(1) | list)",
+        f"({inner} | string | list)", f"({inner} | pprint)", f"s.items",
+        "(" * n if n < 200 else "(1",
+    ]))
+
+
+@st.composite
+def template(draw):
+    expr = draw(value())
+    n = draw(BIG)
+    return draw(st.sampled_from([
+        "{{ " + expr + " }}",
+        "{% for a in " + expr + " %}{% for b in " + expr + " %}{{ a }}{% endfor %}{% endfor %}",
+        "{% set c %}{% for i in range(" + str(n) + ") %}{{ " + expr + " }}{% endfor %}{% endset %}"
+        "{{ c | length }}",
+        '{% set ns = namespace(v="x") %}{% for i in range(' + str(n) + ") %}"
+        "{% set ns.v = ns.v ~ " + expr + " %}{% endfor %}{{ ns.v | length }}",
+        "{% macro f(k) %}{% if k %}{{ f(k - 1) }}{{ f(k - 1) }}{% endif %}{{ " + expr
+        + " }}{% endmacro %}{{ f(" + str(min(n, 40)) + ") }}",
+    ]))
+
+
+@settings(max_examples=int(sys.argv[1]), deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(template())
+def check(text):
+    try:
+        out = fill(text, {"s": "abc", "xs": [1, 2, 3], "words": ["a", "b"]}, line=3)
+    except TemplateError as exc:
+        assert exc.line == 3 and len(exc.message) < 2000, exc.message
+    else:
+        assert len(out) <= MAX_OUTPUT
+
+
+check()
+print("all generated templates ended")
+"""
+
+
+@pytest.mark.slow
+def test_generated_templates_end_with_a_printout_or_a_message(tmp_path: Path) -> None:
+    """Compositions of the constructs that grow (powers, repeats, widths, captures, joins,
+    loops, recursion) either print at most MAX_OUTPUT characters or fail with one message, in
+    bounded time and memory (a process of its own, under an address-space limit)."""
+    script = tmp_path / "fuzz.py"
+    script.write_text(FUZZ, encoding="utf-8")
+    run = Running(
+        [sys.executable, str(script), "120"],
+        cwd=tmp_path,
+        timeout=600,
+        memory_limit=2 * 1024**3,
+    ).wait()
+    assert not run.timed_out, f"the generated templates did not end:\n{run.output[-3000:]}"
+    assert run.returncode == 0, run.output[-3000:]
+    assert "all generated templates ended" in run.stdout
