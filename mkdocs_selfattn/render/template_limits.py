@@ -25,7 +25,16 @@ from __future__ import annotations
 
 import contextvars
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    Sequence,
+    ValuesView,
+)
 from typing import Any
 
 import jinja2
@@ -80,6 +89,7 @@ _SIZED = (str, bytes, list, tuple, dict)
 _TEXTS = (str, bytes)
 _SEQUENCES = (list, tuple)
 _JOINABLE = (list, tuple, str)
+_VIEWED = (list, tuple, KeysView, ValuesView, ItemsView)
 _COLLECTIONS = (list, tuple, set, frozenset)
 _NUMBERS = (bool, int, float)
 CALL_STEPS = 20
@@ -202,9 +212,11 @@ def printable(value: Any) -> Any:
         elif isinstance(item, Mapping):
             stack.extend(item.keys())
             stack.extend(item.values())
-        elif isinstance(item, _SEQUENCES):
+        elif isinstance(item, _VIEWED):
             stack.extend(item)
             size += 2 * len(item)
+        elif isinstance(item, jinja2.Undefined):
+            str(item)  # raises the message that says which name is missing
         else:
             size += 16
             _check_leaf(item)
