@@ -9,6 +9,7 @@ import os
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.errors import DataError, close_matches
+from mkdocs_selfattn.input_files import read_input
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.words import page_word
 
@@ -42,9 +43,13 @@ MERMAID_FENCE_MISSING = (
 )
 
 
-def read_bytes(file: ResolvedFile, key: str) -> bytes:
+MAX_SCRIPT_BYTES = 1024 * 1024
+"""Largest example script read (a chapter's script is a few KiB)."""
+
+
+def read_bytes(file: ResolvedFile, key: str, limit: int | None = None) -> bytes:
     try:
-        return file.path.read_bytes()
+        return read_input(file.path, limit)
     except FileNotFoundError:
         raise DataError(file.display, _not_found(file), key=key) from None
     except IsADirectoryError:
@@ -55,7 +60,7 @@ def read_bytes(file: ResolvedFile, key: str) -> bytes:
 
 def read_text(file: ResolvedFile, key: str) -> str:
     try:
-        return read_bytes(file, key).decode("utf-8")
+        return read_bytes(file, key, MAX_SCRIPT_BYTES).decode("utf-8")
     except UnicodeDecodeError:
         raise DataError(file.display, "is not UTF-8 text", key=key) from None
 

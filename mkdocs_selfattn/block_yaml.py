@@ -2,6 +2,12 @@
 
 Safe YAML only (libyaml's parser when PyYAML has it), refusing duplicate keys instead of silently
 keeping the last; hostile input (deep nesting, alias bombs, huge integers) fails with a message.
+
+Anchors and aliases let 800 bytes stand for a billion values ("billion laughs"): loading them is
+cheap (an alias is a shared reference), but any code that walks the value (a check, a message, a
+copy) walks all of them. So a document is refused when its values, aliases expanded, are more
+than :data:`MAX_YAML_VALUES`, before anything is built from it: every key of a block and every
+shared examples file (``shared.py``) goes through :func:`expansion_problem`.
 """
 
 from __future__ import annotations
@@ -15,6 +21,11 @@ from mkdocs_selfattn.errors import BlockError
 
 # libyaml's parser when PyYAML was built with it: the pure-Python one dominated warm builds.
 _SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+MAX_YAML_VALUES = 100_000
+"""Values (scalars, lists and mappings, aliases expanded) one YAML document may hold: a 64 KiB
+block body written out holds at most about 20,000, so only aliases repeated inside aliases go
+beyond."""
 
 
 class _UniqueKeyLoader(_SafeLoader):  # type: ignore[misc]
@@ -56,6 +67,11 @@ def load_mapping(body: str, *, body_line: int, start: int) -> tuple[dict[Any, An
         loader = _UniqueKeyLoader(body)
         try:
             node = loader.get_single_node()
+            expanded = expansion_problem(node)
+            if expanded is not None:
+                raise BlockError(
+                    expanded[1], line=body_line + expanded[0] if expanded[0] else start
+                )
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
@@ -75,6 +91,33 @@ def load_mapping(body: str, *, body_line: int, start: int) -> tuple[dict[Any, An
             line=start,
         )
     return data, _key_lines(node, body_line)
+
+
+def expansion_problem(node: Any) -> tuple[int, str] | None:
+    """``(line, message)`` when ``node``'s values, aliases expanded, are more than
+    :data:`MAX_YAML_VALUES`; the line (0-based, in the document) is that of the top-level key
+    whose value is too big, or 0."""
+    top = node.value if isinstance(node, yaml.MappingNode) else [(None, node)]
+    count = 0
+    for key, value in top:
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            count += 1
+            if count > MAX_YAML_VALUES:
+                name = f"'{key.value}': " if isinstance(key, yaml.ScalarNode) else ""
+                line = int(key.start_mark.line) if key is not None else 0
+                return line, (
+                    f"{name}the YAML holds more than {MAX_YAML_VALUES:,} values once its "
+                    "aliases (*name) are expanded; write the values out instead of repeating "
+                    "anchors"
+                )
+            if isinstance(item, yaml.SequenceNode):
+                stack.extend(item.value)
+            elif isinstance(item, yaml.MappingNode):
+                for pair in item.value:
+                    stack.extend(pair)
+    return None
 
 
 def _long_scalar_line(node: Any, body_line: int) -> int | None:

@@ -29,6 +29,7 @@ from mkdocs_selfattn.inline import InlineValue, find_inline_values
 from mkdocs_selfattn.inserted import run_to_guard
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.plugin import SelfAttnPlugin
+from mkdocs_selfattn.render.escape import terminal_text
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class CheckReport:
             )
         )
         found = _count(s["problems"], "problem") if s["problems"] else "no problems"
-        lines = [f.text for f in self.problems]
+        lines = [terminal_text(f.text) for f in self.problems]
         lines.append(f"mkdocs-selfattn check: {counts}: {found}")
         return "\n".join(lines) + "\n"
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.cli_run import run_command, usage_of_run
 from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.render.escape import terminal_text
 from mkdocs_selfattn.version import __version__
 from mkdocs_selfattn.views import VIEWS
 
@@ -278,7 +279,7 @@ def _inspect(csv_path: str, columns: dict[str, str]) -> int:
     try:
         contents = inspect_csv(csv_path, columns)
     except SelfAttnError as exc:
-        print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
+        print(f"mkdocs-selfattn: error: {terminal_text(str(exc))}", file=sys.stderr)
         return 1
     sys.stdout.write(describe(contents))
     return 1 if contents.has_errors else 0  # data mistakes are listed above, as the build has them
@@ -290,7 +291,7 @@ def _new(folder: str) -> int:
     try:
         written = write_starter(folder)
     except StarterError as exc:
-        print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
+        print(f"mkdocs-selfattn: error: {terminal_text(str(exc))}", file=sys.stderr)
         return 1
     for path in written:
         print(f"wrote {path}")

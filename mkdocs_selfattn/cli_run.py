@@ -12,14 +12,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.errors import DataError, SelfAttnError
 from mkdocs_selfattn.example import ResolvedFile
+from mkdocs_selfattn.input_files import read_input
 from mkdocs_selfattn.readings import ReadingResult
-from mkdocs_selfattn.render.escape import md_escape
+from mkdocs_selfattn.render.escape import md_escape, terminal_text
 from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.render.tables import render_compare, render_tables
+from mkdocs_selfattn.render.template_limits import MAX_TEMPLATE_BYTES
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.spec import ExampleSpec
@@ -63,7 +65,12 @@ def _spec(args: argparse.Namespace) -> ExampleSpec:
     vectors = tuple(v for v in args.vectors.split(",") if v) if args.vectors else None
     template = None
     if args.template is not None:
-        template = Path(args.template).read_text(encoding="utf-8")
+        try:
+            template = read_input(args.template, MAX_TEMPLATE_BYTES).decode("utf-8")
+        except OSError as exc:
+            raise DataError(args.template, f"cannot be read ({exc.strerror or exc})") from None
+        except UnicodeDecodeError:
+            raise DataError(args.template, "is not UTF-8 text") from None
     return ExampleSpec(
         id=None,
         csv=args.csv,
@@ -97,7 +104,7 @@ def run_command(args: argparse.Namespace) -> int:
         example = pipeline.load(_spec(args), _CommandLineFiles())
         result = example.result
         for warning in result.warnings:  # the plugin's data checks: uneven targets
-            print(f"mkdocs-selfattn: warning: {warning}", file=sys.stderr)
+            print(f"mkdocs-selfattn: warning: {terminal_text(warning)}", file=sys.stderr)
         labels = Labels(dict(args.display))
         if args.format == "json":
             text = render_json(result)
@@ -113,9 +120,9 @@ def run_command(args: argparse.Namespace) -> int:
             pieces = pipeline.render(example, view, line=1).pieces
             text = "".join(str(content) + "\n" for _, content in pieces)
     except SelfAttnError as exc:
-        print(f"mkdocs-selfattn: error: {exc}", file=sys.stderr)
+        print(f"mkdocs-selfattn: error: {terminal_text(str(exc))}", file=sys.stderr)
         return 1
-    sys.stdout.write(text)
+    sys.stdout.write(text if args.format == "json" else terminal_text(text, keep_newlines=True))
     return 0
 
 

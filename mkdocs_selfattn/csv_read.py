@@ -33,6 +33,7 @@ from mkdocs_selfattn.csv_arrow import arrow_read, copy_floats, int_column, parse
 from mkdocs_selfattn.csv_diagnose import BOM, diagnose, without_bom
 from mkdocs_selfattn.csv_encode import encode
 from mkdocs_selfattn.errors import DataError, did_you_mean_each
+from mkdocs_selfattn.input_files import read_input
 
 BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
 
@@ -50,8 +51,7 @@ def read_table(
     """Read and validate a CSV file; ``display_path`` is how messages name it."""
     name = display_path or path
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_input(path)
     except FileNotFoundError:
         raise DataError(name, "file not found; check the path") from None
     except IsADirectoryError:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from mkdocs_selfattn.errors import BlockError, UseOfFailedExampleError, closest, did_you_mean
+from mkdocs_selfattn.format_spec import number_spec_problem
 from mkdocs_selfattn.inline_answer import Answer
 from mkdocs_selfattn.inline_readings import (
     READING_NAMES,
@@ -171,13 +172,9 @@ def _parse_inline(line: int, start: int, end: int, content: str) -> InlineValue 
     spec = None
     if len(words) > 2 and words[-1].startswith(":"):
         spec = words.pop()[1:]
-        try:
-            format(0.5, spec)
-        except ValueError:
-            return BlockError(
-                f"inline value `{content}`: ':{spec}' is not a Python format spec (try :.1%)",
-                line=line,
-            )
+        problem = number_spec_problem(spec)
+        if problem is not None:
+            return BlockError(f"inline value `{content}`: ':{spec}' {problem}", line=line)
     if len(words) < 2:
         return BlockError(
             f"inline value `{content}` needs an example id and a quantity, "

@@ -7,6 +7,7 @@ as the CSV spells them; this reads the file with the same validating reader as a
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from collections.abc import Mapping
@@ -18,6 +19,8 @@ from mkdocs_selfattn.candidate_table import CandidateTable
 from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.csv_read import read_table
 from mkdocs_selfattn.data_checks import DataProblems, document_problems
+from mkdocs_selfattn.input_files import read_input
+from mkdocs_selfattn.render.escape import terminal_text
 
 _ID = re.compile(r"^[A-Za-z_][\w-]*$")
 
@@ -77,8 +80,8 @@ def _header_and_vectors(
     column is numeric (the default), or when the file cannot be read here (the validating
     reader then says why)."""
     try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            rows = list(csv.reader(handle))
+        text = read_input(path).decode("utf-8-sig")
+        rows = list(csv.reader(io.StringIO(text, newline="")))
     except (OSError, UnicodeDecodeError, csv.Error):
         return (), None
     if not rows:
@@ -157,7 +160,7 @@ def describe(contents: CsvContents) -> str:
         lines += [f"  warning: {warning}" for warning in problems.warnings]
     lines += ["", "A block for the first document (csv: the path from the page to this file):", ""]
     lines += suggested_block(contents)
-    return "\n".join(lines) + "\n"
+    return "\n".join(terminal_text(line) for line in lines) + "\n"
 
 
 def suggested_block(contents: CsvContents) -> list[str]:

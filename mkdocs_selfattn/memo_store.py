@@ -16,6 +16,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
 from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
+from mkdocs_selfattn.input_files import read_input
 from mkdocs_selfattn.page_memo import KIND, PageMemo, file_digest, memo_key
 from mkdocs_selfattn.publish import file_path
 from mkdocs_selfattn.site_language import page_language
@@ -104,7 +105,7 @@ class MemoStore:
         """SHA-256 of a file, read once a build (the look-ahead and the page both ask)."""
         if path not in self._digests:
             try:
-                self._digests[path] = file_digest(path.read_bytes())
+                self._digests[path] = file_digest(read_input(path))
             except OSError:
                 self._digests[path] = None
         return self._digests[path]

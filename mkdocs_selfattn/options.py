@@ -17,15 +17,14 @@ from types import MappingProxyType
 from typing import Any
 
 from mkdocs_selfattn.chart_fonts import chart_fonts_problem
+from mkdocs_selfattn.format_spec import number_spec_problem
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
 
 MAX_CHART_INCHES = 100.0
 """Far beyond any page; larger sizes only make matplotlib slow or fail."""
 MAX_WORKERS = 64
-MAX_FORMAT_WIDTH = 100
 
 _HEX_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
-_SAMPLES = (0.5, -1234.5678, 1e-300, 0.0)
 _SAME = object()
 
 
@@ -34,21 +33,12 @@ def number_format_problem(value: object) -> str | None:
         return None
     if not isinstance(value, str):
         return f"expected a format spec as text (such as '.3f'), not {value!r}"
-    # Checked before formatting anything: '.1000000000f' would build a gigabyte string.
-    if any(int(digits) > MAX_FORMAT_WIDTH for digits in re.findall(r"\d+", value)):
-        return (
-            f"{value!r} asks for more than {MAX_FORMAT_WIDTH} characters or digits; "
-            "use one such as '.3f' or '.1%'"
-        )
-    try:
-        for sample in _SAMPLES:
-            format(sample, value)
-    except (ValueError, TypeError) as exc:
-        return (
-            f"{value!r} is not a Python format spec for numbers ({exc}); "
-            "use one such as '.3f' or '.1%', or remove the option for round(x, 3)"
-        )
-    return None
+    problem = number_spec_problem(value)
+    if problem is None:
+        return None
+    if problem.endswith(")"):  # not a spec at all: say what the default is
+        problem += "; use one such as '.3f' or '.1%', or remove the option for round(x, 3)"
+    return f"{value!r} {problem}"
 
 
 def _number(value: object) -> float | None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs_selfattn.cache import content_key
+from mkdocs_selfattn.input_files import read_input
 
 KIND = "page"
 FORMAT = 2
@@ -153,7 +154,7 @@ class PageMemo:
 
 def _digest(path: Path) -> str | None:
     try:
-        return file_digest(path.read_bytes())
+        return file_digest(read_input(path))
     except OSError:
         return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +36,7 @@ from mkdocs_selfattn.site_language import META_KEY, page_language, uses_i18n
 from mkdocs_selfattn.slots import LatePieces, PageSlots
 from mkdocs_selfattn.strict import unseen_failure
 from mkdocs_selfattn.watch import Watcher, named_files
-from mkdocs_selfattn.workers import WorkerPool, pool_for
+from mkdocs_selfattn.workers import WorkerPool, pool_for, sigterm_as_interrupt
 
 if TYPE_CHECKING:  # livereload (watchdog, http.server) is for `serve` only: not imported by builds
     from mkdocs.livereload import LiveReloadServer
@@ -58,6 +58,7 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._memory: dict[str, Any] = {}
         self._watcher = Watcher()
         self._pool: WorkerPool | None = None
+        self._restore_sigterm: Callable[[], None] = lambda: None
         self._one_off = False
         """A `mkdocs build` or `gh-deploy` (not `serve`): workers may be forked."""
         self.draw_charts = True
@@ -85,6 +86,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         """Defining this keeps one plugin instance across `mkdocs serve` rebuilds (memory cache)."""
         self._one_off = command in ("build", "gh-deploy")
         self._dirty = dirty
+        if command == "serve":
+            self._restore_sigterm = sigterm_as_interrupt()
         stamps = self._stamps()
         if stamps is not None and inputs_changed(stamps):
             # Before MkDocs reads its config: the worker's imports start 20-30 ms sooner.
@@ -297,3 +300,4 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
+        self._restore_sigterm()

@@ -24,10 +24,15 @@ from typing import Any, Protocol
 
 import yaml
 
+from mkdocs_selfattn.block_yaml import expansion_problem
 from mkdocs_selfattn.errors import BlockError, DataError, SelfAttnError, did_you_mean
+from mkdocs_selfattn.input_files import read_input
 from mkdocs_selfattn.languages import localize_spec
 from mkdocs_selfattn.markdown_scan import RawBlock
 from mkdocs_selfattn.spec import VIEW_KEYS, BlockSpec, ExampleSpec, parse_block
+
+MAX_SHARED_BYTES = 1024 * 1024
+"""Largest shared examples file read (a chapter's, in three languages, is a few KiB)."""
 
 
 class _Resolves(Protocol):
@@ -62,7 +67,7 @@ def load_shared(raw: str, example_id: str, resolver: _Resolves, line: int) -> Sh
     """The definition of ``example_id`` in the shared file ``raw``, as if written at ``line``."""
     file = resolver.resolve(raw, "from", line)
     try:
-        data = Path(file.path).read_bytes()
+        data = read_input(file.path, MAX_SHARED_BYTES)
     except FileNotFoundError:
         raise DataError(file.display, "file not found; check the 'from:' path") from None
     except OSError as exc:
@@ -129,6 +134,9 @@ def _entries(text: str, display: str) -> dict[str, tuple[str, int]]:
         raise DataError(display, f"invalid YAML: {problem}", line=line) from None
     if node is None:
         return {}
+    expanded = expansion_problem(node)
+    if expanded is not None:
+        raise DataError(display, expanded[1], line=expanded[0] + 1)
     if not isinstance(node, yaml.MappingNode):
         raise DataError(display, "a shared examples file is a mapping of ids to definitions")
     lines = text.split("\n")

@@ -11,6 +11,7 @@ from typing import Any
 
 from mkdocs_selfattn.block_yaml import kind, preview
 from mkdocs_selfattn.errors import BlockError, closest
+from mkdocs_selfattn.format_spec import number_spec_problem
 
 VIEWS = (
     "output",
@@ -245,6 +246,10 @@ def show(r: Reader, key: str, value: Any) -> Fields:
     for item in items:
         show.append(r.text(key, item, "a view name"))
         r.unknown(key, "view", show[-1], VIEWS, "views")
+        if show[-1] in show[:-1]:
+            # A view shown twice is the same text twice: a large printout repeated by show:
+            # would multiply the page, and never says more.
+            raise r.fail(key, f"'{show[-1]}' is listed twice; show each view once")
     return {key: tuple(show)}
 
 
@@ -256,10 +261,9 @@ def top(r: Reader, key: str, value: Any) -> Fields:
 
 def number_format(r: Reader, key: str, value: Any) -> Fields:
     spec = r.text(key, value)
-    try:
-        format(0.5, spec)
-    except ValueError as exc:
-        raise r.fail(key, f"{spec!r} is not a format spec ({exc})") from None
+    problem = number_spec_problem(spec)
+    if problem is not None:
+        raise r.fail(key, f"{spec!r} {problem.replace(' a Python ', ' a ')}")
     return {key: spec}
 
 

@@ -222,6 +222,31 @@ def _run_here(fn: Callable[..., T], *args: Any) -> Future[T]:
     return done
 
 
+def sigterm_as_interrupt() -> Callable[[], None]:
+    """Make SIGTERM stop this process as Ctrl-C does; returns what puts the old handler back.
+
+    ``mkdocs serve`` ends on Ctrl-C through its ``finally`` (the plugins' ``on_shutdown``, which
+    shuts the pool down); SIGTERM (a container stop, ``kill``) ended it at once, so a spawned pool's
+    semaphores were never released and multiprocessing's resource tracker printed "There appear
+    to be 5 leaked semaphore objects". Only the default handler is replaced, only in the main
+    thread (the only one Python delivers signals to)."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return lambda: None
+
+    def interrupt(signal_number: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+    def restore() -> None:
+        if signal.getsignal(signal.SIGTERM) is interrupt:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    return restore
+
+
 def pool_for(current: WorkerPool | None, chosen: int | None, fork_ok: bool) -> WorkerPool | None:
     """The pool a build should use: ``current`` if it still fits (``mkdocs serve`` keeps its
     workers across rebuilds), a new one, or none for ``chart_workers: 0``."""

@@ -333,9 +333,9 @@ def test_the_sandbox_and_determinism() -> None:
 
 
 def test_endless_loops_stop(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mkdocs_selfattn.render import template_env
+    from mkdocs_selfattn.render import template_limits
 
-    monkeypatch.setattr(template_env, "MAX_STEPS", 50_000)
+    monkeypatch.setattr(template_limits, "MAX_STEPS", 50_000)
     endless = "{% for i in range(9999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}"
     assert "template line 1" in _error(endless)
     assert "reads more than 50,000 items" in _error(endless)

@@ -71,3 +71,17 @@ def mermaid_label(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+def terminal_text(text: str, *, keep_newlines: bool = False) -> str:
+    """Text for a terminal or a log, from a file: control characters (escape sequences that
+    recolour or clear the screen, a newline that starts a forged ``WARNING -`` line, line and
+    paragraph separators) written as ``repr`` writes them (``\\x1b``, ``\\n``), as the build's
+    messages quote file content. ``keep_newlines`` keeps the lines of a multi-line printout."""
+    if text.isprintable() or all(_printable(ch, keep_newlines) for ch in text):
+        return text
+    return "".join(ch if _printable(ch, keep_newlines) else repr(ch)[1:-1] for ch in text)
+
+
+def _printable(ch: str, keep_newlines: bool) -> bool:
+    return ch.isprintable() or (keep_newlines and ch == "\n") or ch == " " or ch == "\t"

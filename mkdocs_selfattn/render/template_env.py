@@ -4,31 +4,33 @@ one located message (the block's ``template:`` line, the template line and what 
 A template is author text run at build time, so it runs in Jinja2's sandbox (no attribute that
 starts with ``_``, no file access, bounded ``range``, no list or mapping changed in place),
 without the two nondeterministic helpers Jinja2 ships (``lipsum``, ``random``), and with its
-output capped: a page build must give the same bytes every time and can never be made to hang on
-memory.
+the limits of :mod:`~mkdocs_selfattn.render.template_limits` (time, memory, output, numbers,
+nesting): a page build must give the same bytes every time and can never be made to hang or to
+take the machine's memory.
 """
 
 from __future__ import annotations
 
-import contextvars
 import functools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from mkdocs_selfattn.errors import BlockError, close_matches
+from mkdocs_selfattn.render.template_limits import (
+    MAX_OUTPUT,
+    LimitedSandbox,
+    LimitError,
+    bounded_range,
+    nesting_problem,
+    spend,
+    start,
+    stop,
+)
 
-MAX_OUTPUT = 16 * 1024 * 1024
-"""Characters a printout may have: far above any script's output, far below a runaway loop's."""
-
-MAX_STEPS = 20_000_000
-"""Items a printout may read from ``range`` and the records' line lists, all loops together: a
-million lines read by three questions is 3,000,000; two loops nested over them would never end."""
-
-_steps: contextvars.ContextVar[list[int]] = contextvars.ContextVar("template_steps")
+__all__ = ["MAX_OUTPUT", "Cells", "Described", "Named", "Numbers", "TemplateError", "spend"]
 
 _TEMPLATE_FILE = "<template>"
 
@@ -61,55 +63,16 @@ class Named(dict[str, Any]):
     """A mapping of head, question or group names (``g.contexts.head1``)."""
 
 
-def spend(count: int = 1) -> None:
-    """Count items a template reads; past :data:`MAX_STEPS` the printout stops with a message."""
-    steps = _steps.get(None)
-    if steps is None:
-        return
-    steps[0] += count
-    if steps[0] > MAX_STEPS:
-        raise _TooLongError(
-            f"the template reads more than {MAX_STEPS:,} items; loop over fewer lines"
-        )
-
-
-class _TooLongError(Exception):
-    """A template past :data:`MAX_STEPS` (raised through Jinja2, reported as one message)."""
-
-
-class _Counted(Sequence[int]):
-    """``range`` for templates: the same numbers, each one counted by :func:`spend`."""
-
-    def __init__(self, numbers: range) -> None:
-        self._numbers = numbers
-
-    def __len__(self) -> int:
-        return len(self._numbers)
-
-    def __getitem__(self, index: Any) -> Any:
-        return self._numbers[index]
-
-    def __iter__(self) -> Iterator[int]:
-        for number in self._numbers:
-            spend()
-            yield number
-
-
 class Numbers(list[float]):
     """A head's per-line numbers (``h.weights``): a list that prints as one, whose items a loop
     reads against the :func:`spend` budget."""
+
+    counts_itself = True
 
     def __iter__(self) -> Iterator[float]:
         for number in super().__iter__():
             spend()
             yield number
-
-
-def _range(*args: int) -> _Counted:
-    numbers = range(*args)
-    if len(numbers) > MAX_STEPS:
-        raise _TooLongError(f"range of {len(numbers):,} numbers; a template may read {MAX_STEPS:,}")
-    return _Counted(numbers)
 
 
 def r3(value: Any) -> Any:
@@ -165,46 +128,61 @@ _ONE_GROUP = ("queries", "baseline", "lines")
 
 
 @functools.cache
-def environment() -> ImmutableSandboxedEnvironment:
-    """Jinja2's sandbox that also refuses to change lists and mappings in place: a template
-    reads the results, it cannot edit what the next view of the same example reads."""
-    env = ImmutableSandboxedEnvironment(
+def environment() -> LimitedSandbox:
+    """Jinja2's sandbox that also refuses to change lists and mappings in place (a template
+    reads the results, it cannot edit what the next view of the same example reads), held to
+    the limits of :mod:`~mkdocs_selfattn.render.template_limits`."""
+    env = LimitedSandbox(
         trim_blocks=True,
         keep_trailing_newline=True,
         undefined=_Undefined,
         autoescape=False,
     )
-    env.filters["r3"] = r3
+    env.add_filter("r3", r3)
     del env.filters["random"]
     del env.globals["lipsum"]
-    env.globals["range"] = _range
+    env.globals["range"] = bounded_range
     return env
 
 
 @functools.lru_cache(maxsize=64)
-def _compiled(text: str) -> jinja2.Template:
-    return environment().from_string(text)
+def _compiled(text: str) -> jinja2.Template | str:
+    """The compiled template, or the message saying why it cannot be compiled. Compiling runs
+    template code too (Jinja2 folds constant expressions), so it has a budget of its own."""
+    env = environment()
+    deep = nesting_problem(env, text)
+    if deep is not None:
+        return _located(text, deep[0], f"{deep[1]}; split it with {{% set %}}")
+    token = start()
+    try:
+        return env.from_string(text)
+    except jinja2.TemplateSyntaxError as exc:
+        return _syntax_message(text, exc)
+    except RecursionError:
+        return _located(text, None, "an expression is nested or chained too deeply; split it")
+    except MemoryError:
+        return _located(text, None, "the template needs too much memory to compile")
+    except LimitError as exc:
+        return _located(text, None, str(exc))
+    finally:
+        stop(token)
 
 
 def template_problem(text: str) -> str | None:
     """The message of a template that does not compile, or None: for checking ``template:``
     when the block is read, before any number is computed."""
-    try:
-        _compiled(text)
-    except jinja2.TemplateSyntaxError as exc:
-        return _syntax_message(text, exc)
-    return None
+    compiled = _compiled(text)
+    return compiled if isinstance(compiled, str) else None
 
 
 def fill(text: str, variables: Mapping[str, Any], line: int | None = None) -> str:
     """The template filled with ``variables``; :class:`TemplateError` on any failure."""
-    try:
-        template = _compiled(text)
-    except jinja2.TemplateSyntaxError as exc:
-        raise TemplateError(_syntax_message(text, exc), line=line) from None
+    template = _compiled(text)
+    if isinstance(template, str):
+        raise TemplateError(template, line=line)
     parts: list[str] = []
     size = 0
-    token = _steps.set([0])
+    token = start()
     try:
         for chunk in template.generate(variables):
             size += len(chunk)
@@ -219,14 +197,17 @@ def fill(text: str, variables: Mapping[str, Any], line: int | None = None) -> st
         raise
     except RecursionError:
         raise TemplateError(_located(text, None, "calls itself too deeply"), line=line) from None
-    except _TooLongError as exc:
+    except MemoryError:
+        message = "needs more memory than the build has; print fewer lines"
+        raise TemplateError(_located(text, None, message), line=line) from None
+    except LimitError as exc:
         raise TemplateError(_located(text, _template_line(exc), str(exc)), line=line) from None
     except Exception as exc:  # a template may fail in any way; the author gets one line
         raise TemplateError(
             _located(text, _template_line(exc), _describe(exc, variables)), line=line
         ) from None
     finally:
-        _steps.reset(token)
+        stop(token)
     return "".join(parts)
 
 

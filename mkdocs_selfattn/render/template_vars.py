@@ -27,6 +27,8 @@ T = TypeVar("T")
 class Lazy(Sequence[T]):
     """A list whose items are made when read (``q.lines`` of a million-line file)."""
 
+    counts_itself = True
+
     def __init__(self, count: int, make: Callable[[int], T]) -> None:
         self._count = count
         self._make = make

@@ -570,6 +570,8 @@ class ErrorCase:
     max_seconds: float = BUILD_TIMEOUT
     max_log_bytes: int = 256 * 1024
     max_page_bytes: int = 2 * 1024 * 1024
+    max_rss_mib: int | None = None
+    """Peak memory a build may reach (its resident set, measured by the kernel)."""
     extra_check: Callable[[Project, Build, list[str]], None] | None = None
 
 
@@ -658,6 +660,11 @@ def check_error_case(root: Path, case: ErrorCase) -> None:
         if build.run.timed_out:
             failures.append(f"{label} build did not finish within {case.max_seconds:g} s (killed)")
             continue
+        if case.max_rss_mib is not None and build.run.maxrss_kib > case.max_rss_mib * 1024:
+            failures.append(
+                f"{label} build reached {build.run.maxrss_kib // 1024} MiB "
+                f"(limit {case.max_rss_mib} MiB)"
+            )
         if build.run.seconds > case.max_seconds:
             failures.append(f"{label} build took {build.run.seconds:.1f} s")
         if len(build.log.encode()) > case.max_log_bytes:
