@@ -13,13 +13,13 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mkdocs_selfattn.errors import BlockError, DataError
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.try_csv import Span, field_spans, utf16_slice
+from mkdocs_selfattn.render.try_csv import CsvText, Span, unquote
 from mkdocs_selfattn.results import DocumentResult, TargetResult
 
 DATA_VERSION = 1
@@ -235,14 +235,14 @@ def _score_cells(
     import numpy as np
 
     from mkdocs_selfattn.column_map import ColumnMap
-    from mkdocs_selfattn.csv_diagnose import row_line
     from mkdocs_selfattn.csv_read import parse_table
 
     cols = ColumnMap.from_mapping(dict(columns), source=source)
     table = parse_table(csv_bytes, source=source, columns=cols, vectors=vectors)
     header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
     score_at = header.index(cols.score)
-    records = field_spans(csv_text)
+    candidate_at = header.index(cols.candidate)
+    cut = CsvText(csv_text)
     in_doc = table.document_codes == table.documents.index(result.document)
     out: list[list[Span]] = []
     for target in result.targets:
@@ -254,27 +254,50 @@ def _score_cells(
             raise DataError(source, "the try view could not match the target's rows to the core")
         spans: list[Span] = []
         for row, cand in zip(rows.tolist(), target.candidates, strict=True):
-            record = records[row + 1] if row + 1 < len(records) else []
-            span = record[score_at] if score_at < len(record) else None
-            if span is None or cell_value(csv_text, span) != cand.score:
-                raise DataError(
-                    source,
-                    "the try view could not find this row's score cell in the file's text "
-                    "(blank-looking lines or odd quoting?); save the file as plain CSV",
-                    line=row_line(csv_bytes, row),
-                )
+            span = score_cell(cut, row, score_at, cand.score, [(candidate_at, cand.token)])
+            if span is None:
+                raise cell_error(source, csv_bytes, row, cols.score)
             spans.append(span)
         out.append(spans)
     return out
 
 
-def cell_value(text: str, span: Span) -> float | None:
-    """The number a cell's text reads as, quotes undone: a span must read back the core's value."""
-    raw = utf16_slice(text, span).strip()
-    if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
-        raw = raw[1:-1].replace('""', '"').strip()
+def score_cell(
+    cut: CsvText, row: int, column: int, value: float, known: Sequence[tuple[int, str]]
+) -> Span | None:
+    """The UTF-16 span of data row ``row``'s cell in ``column``, if that record reads back the
+    core's value there and the ``known`` (column, cell) pairs of that row (a second guard: two
+    rows may hold the same score)."""
+    record = row + 1
+    if record >= len(cut.records):
+        return None
+    fields = cut.fields(record)
+    values = [unquote(cut.text[start:end]) for start, end in fields]
+    if column >= len(values) or number(values[column]) != value:
+        return None
+    if any(at >= len(values) or values[at] != cell for at, cell in known):
+        return None
+    start, end = fields[column]
+    return cut.utf16(start), cut.utf16(end)
+
+
+def cell_error(source: str, csv_bytes: bytes, row: int, column: str) -> DataError:
+    """The view's cell map disagrees with the core (not expected for any file the build reads):
+    refuse the view rather than offer a download that would edit the wrong cell."""
+    from mkdocs_selfattn.csv_diagnose import row_line
+
+    return DataError(
+        source,
+        f"the try view could not find this row's {column!r} cell in the file's text; "
+        "save the file as plain CSV",
+        line=row_line(csv_bytes, row),
+    )
+
+
+def number(raw: str) -> float | None:
+    """The number a cell's value reads as (spaces around it allowed, as Arrow allows them)."""
     try:
-        return float(raw)
+        return float(raw.strip())
     except ValueError:
         return None
 

@@ -831,8 +831,9 @@
     var text = data.csv.text !== null
       ? Promise.resolve(data.csv.text)
       : fetch(data.csv.href).then(function (r) { return r.text(); });
+    // The cells' offsets are in the text without its first BOM, as the build decoded it and as
+    // fetch's text() gives it; a second BOM is text (stripping it would shift every cell).
     return text.then(function (t) {
-      if (t.charCodeAt(0) === 0xfeff) t = t.slice(1);
       edits.forEach(function (e) { t = t.slice(0, e[0]) + e[2] + t.slice(e[1]); });
       return (data.csv.bom ? "\ufeff" : "") + t;
     });
