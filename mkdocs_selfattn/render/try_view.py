@@ -23,7 +23,7 @@ from mkdocs_selfattn.render.try_csv import CsvText, Span, unquote
 from mkdocs_selfattn.results import DocumentResult, TargetResult
 
 DATA_VERSION = 1
-EMBED_LIMIT = 1_000_000
+EMBED_LIMIT = 250_000
 """Characters of CSV text embedded for the download; a larger file is fetched from the site."""
 
 FORMAT_SPEC = re.compile(r"^\.(\d{1,2})([f%])$")
@@ -52,6 +52,11 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "invalid_temperature": "enter a number greater than 0",
         "nojs": "The interactive version of this example needs JavaScript; the other views show "
         "the computed numbers.",
+        "limited": "The interactive version shows the first {shown} of the {total} sections of "
+        "this example ({values} of {all} values; a page holds at most {limit}); the other views "
+        "show every number.",
+        "too_large": "This example has {all} values, more than the interactive version holds on "
+        "a page ({limit}); the other views show every number.",
     },
     "zh": {
         "target": "目标",
@@ -74,6 +79,10 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "invalid": "请输入一个有限的数",
         "invalid_temperature": "请输入大于 0 的数",
         "nojs": "这个示例的交互版需要 JavaScript；其他视图照常显示计算出的数值。",
+        "limited": "交互版只显示这个示例 {total} 个部分中的前 {shown} 个（{all} 个数值中的 "
+        "{values} 个；一页最多 {limit} 个）；其他视图显示全部数值。",
+        "too_large": "这个示例有 {all} 个数值，超过交互版一页能容纳的 {limit} 个；其他视图显示"
+        "全部数值。",
     },
     "ko": {
         "target": "대상",
@@ -98,6 +107,11 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "invalid_temperature": "0보다 큰 수를 입력하세요",
         "nojs": "이 예제의 대화형 버전은 JavaScript가 필요합니다. 다른 보기에는 계산된 값이 "
         "그대로 나옵니다.",
+        "limited": "대화형 버전은 이 예제의 {total}개 부분 중 처음 {shown}개만 보여 줍니다"
+        "({all}개 값 중 {values}개, 한 페이지에 최대 {limit}개). 다른 보기에는 모든 값이 "
+        "나옵니다.",
+        "too_large": "이 예제에는 값이 {all}개 있어 대화형 버전이 한 페이지에 담을 수 있는 "
+        "{limit}개를 넘습니다. 다른 보기에는 모든 값이 나옵니다.",
     },
 }
 
@@ -243,17 +257,25 @@ def _score_cells(
     score_at = header.index(cols.score)
     candidate_at = header.index(cols.candidate)
     cut = CsvText(csv_text)
-    in_doc = table.document_codes == table.documents.index(result.document)
+    # Each target's rows, found in one pass over the document (a mask per target would read
+    # the whole file once per target).
+    in_doc = np.flatnonzero(table.document_codes == table.documents.index(result.document))
+    codes = table.target_codes[in_doc].tolist()
+    indexes = table.target_index[in_doc].tolist() if table.target_index is not None else None
+    rows_of: dict[tuple[int, int | None], list[int]] = {}
+    for k, row in enumerate(in_doc.tolist()):
+        rows_of.setdefault((codes[k], None), []).append(row)
+        if indexes is not None:
+            rows_of.setdefault((codes[k], indexes[k]), []).append(row)
+    code_of = {name: code for code, name in enumerate(table.targets)}
     out: list[list[Span]] = []
     for target in result.targets:
-        mask = in_doc & (table.target_codes == table.targets.index(target.target))
-        if table.target_index is not None and target.target_index is not None:
-            mask &= table.target_index == target.target_index
-        rows = np.flatnonzero(mask)
-        if rows.shape[0] != len(target.candidates):
+        index = target.target_index if indexes is not None else None
+        rows = rows_of.get((code_of[target.target], index), [])
+        if len(rows) != len(target.candidates):
             raise DataError(source, "the try view could not match the target's rows to the core")
         spans: list[Span] = []
-        for row, cand in zip(rows.tolist(), target.candidates, strict=True):
+        for row, cand in zip(rows, target.candidates, strict=True):
             span = score_cell(cut, row, score_at, cand.score, [(candidate_at, cand.token)])
             if span is None:
                 raise cell_error(source, csv_bytes, row, cols.score)
@@ -324,17 +346,20 @@ def results_name(example_id: str | None, result_json: str) -> str:
     return f"{stem}-{digest}.json"
 
 
-def render_try(data: Mapping[str, Any], result_json: str, example_id: str | None) -> str:
+def render_try(
+    data: Mapping[str, Any], result_json: str, example_id: str | None, notice: str = ""
+) -> str:
     """The view's HTML: a note for readers without JavaScript, the engine's data, and the
     full-precision results (``result_json``, the CLI's JSON), which the plugin publishes as a
-    file and links in their place."""
+    file and links in their place; ``notice`` (HTML) first, when the view shows part of the
+    example (render/try_limit.py)."""
     name = results_name(example_id, result_json)
     note = html_text(str(data["words"]["nojs"]))
     # Data travels in attributes, not in <script type="application/json">: Material's instant
     # navigation re-creates every <script> of a page it swaps in, as JavaScript.
     return (
         f'<div class="selfattn-try" data-selfattn-try data-selfattn-data="{_attr(data)}">'
-        f'<noscript><p class="selfattn-try-nojs">{note}</p></noscript>'
+        f'{notice}<noscript><p class="selfattn-try-nojs">{note}</p></noscript>'
         f'<span hidden class="selfattn-try-result" data-selfattn-json="{html_text(name)}" '
         f'data-selfattn-result="{_attr(json.loads(result_json))}"></span>'
         f'<p class="selfattn-try-links"><a class="selfattn-try-json" '
