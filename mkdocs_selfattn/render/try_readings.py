@@ -77,7 +77,7 @@ def reading_try_data(
         ]
         # A group's questions share its lines (by index): thousands of lines are sent once.
         lines.append(rows)
-        base = {"rows": len(lines) - 1, "baseline": list(group.baseline)}
+        base = {"rows": len(lines) - 1, "group": group.name, "baseline": list(group.baseline)}
         place = labels(group.name) if group.name and len(result.groups) > 1 else None
         if given:
             sections.append(
@@ -148,6 +148,7 @@ def _head(
     weights = dict(head.groups)
     return {
         "name": labels(head.name),
+        "raw": head.name,
         "column": head.column,
         "mode": "given" if head.given else "softmax",
         "values": list(head.values),

@@ -50,6 +50,9 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "chart": "attention weights",
         "invalid": "enter a finite number",
         "invalid_temperature": "enter a number greater than 0",
+        "refused_build": "The build refuses the edited CSV, so no numbers are shown:",
+        "refused_other": "Another part of the example makes the build refuse the edited CSV; "
+        "no numbers are shown until it is fixed.",
         "nojs": "The interactive version of this example needs JavaScript; the other views show "
         "the computed numbers.",
         "limited": "The interactive version shows the first {shown} of the {total} sections of "
@@ -78,6 +81,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "chart": "注意力权重",
         "invalid": "请输入一个有限的数",
         "invalid_temperature": "请输入大于 0 的数",
+        "refused_build": "构建会拒绝修改后的 CSV，所以这里不显示数值：",
+        "refused_other": "示例的另一部分使构建拒绝修改后的 CSV，改好之前这里不显示数值。",
         "nojs": "这个示例的交互版需要 JavaScript；其他视图照常显示计算出的数值。",
         "limited": "交互版只显示这个示例 {total} 个部分中的前 {shown} 个（{all} 个数值中的 "
         "{values} 个；一页最多 {limit} 个）；其他视图显示全部数值。",
@@ -105,6 +110,9 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "chart": "어텐션 가중치",
         "invalid": "유한한 수를 입력하세요",
         "invalid_temperature": "0보다 큰 수를 입력하세요",
+        "refused_build": "빌드가 수정한 CSV를 거부하므로 값을 표시하지 않습니다:",
+        "refused_other": "예제의 다른 부분 때문에 빌드가 수정한 CSV를 거부합니다. 고칠 때까지 값을 "
+        "표시하지 않습니다.",
         "nojs": "이 예제의 대화형 버전은 JavaScript가 필요합니다. 다른 보기에는 계산된 값이 "
         "그대로 나옵니다.",
         "limited": "대화형 버전은 이 예제의 {total}개 부분 중 처음 {shown}개만 보여 줍니다"
@@ -177,6 +185,7 @@ def try_data(
         "version": DATA_VERSION,
         "words": view_words(language, text),
         "format": number_format,
+        "document": result.document,
         "temperature": result.temperature,
         "columns": list(result.vector_columns),
         "axes": None,
@@ -207,6 +216,7 @@ def _group(
     return {
         "label": labels(target.target, target.target_index),
         "raw": labels.raw(target.target, target.target_index),
+        "token": target.target,
         "rows": [
             {
                 "label": labels(c.token, c.index),
