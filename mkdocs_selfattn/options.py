@@ -25,8 +25,9 @@ MAX_CHART_INCHES = 100.0
 """Far beyond any page; larger sizes only make matplotlib slow or fail."""
 MAX_WORKERS = 64
 MAX_FORMAT_WIDTH = 100
-DEFAULT_TRY_VALUES = 5_000
-"""Editable values one try view holds by default (render/try_limit.py): a page of about 1.3 MB."""
+DEFAULT_TRY_VALUES = 10_000
+"""Editable values one try view holds by default (render/try_limit.py): a page of at most
+about 2.5 MB."""
 
 _HEX_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _SAMPLES = (0.5, -1234.5678, 1e-300, 0.0)

@@ -1,13 +1,14 @@
 """How much of an example the ``try`` view holds on one page, and what readers see beyond that.
 
 The view sends every editable value (a score or a given weight) with its row, its cell in the
-file and its initial numbers to the browser: about 250 bytes of page per value, and as many
-again in the published results. A phone must still load the page, so the view holds at most
-the site option ``try_values`` values (default 5,000: a page of about 1.3 MB). A larger example
-shows its first whole sections (targets, or groups of lines) that fit — each section's numbers are
-complete, since a section's softmax and sums read its own rows only — with a notice saying so;
-when not even the first section fits, the notice replaces the view. Either way the build warns,
-at the block, so ``--strict`` fails until the author shows fewer rows: never a silent cut.
+file and its initial numbers to the browser: at most about 250 bytes of page per value, and as
+many again in the published results. A phone must still load the page, so the view holds at
+most the site option ``try_values`` values (default 10,000: a page of at most about 2.5 MB). A
+larger example shows its first whole sections (targets, or groups of lines) that fit — each
+section's numbers are complete, since a section's softmax and sums read its own rows only —
+with a notice saying so; when not even the first section fits, the notice replaces the view.
+Either way the build warns, at the block, so ``--strict`` fails until the author shows fewer
+rows: never a silent cut.
 """
 
 from __future__ import annotations

@@ -641,7 +641,9 @@
     refusal.appendChild(document.createTextNode(" "));
     refusal.appendChild(rescale);
     refusal.hidden = true;
-    section.appendChild(refusal);
+    // Given weights can be refused at any edit; other layouts only near the float range, so
+    // their sections get the paragraph the first time the build would refuse.
+    if (given) section.appendChild(refusal);
 
     var chart = group.heads[0].mode === "softmax" ? barChart(W, group) : null;
     if (chart) section.appendChild(chart.svg);
@@ -737,6 +739,7 @@
     function show(out, blocked, refused) {
       if (given) showSums(state.values[g]);
       refusal.hidden = !blocked;
+      if (blocked && !refusal.parentNode) section.insertBefore(refusal, box.nextSibling);
       if (chart) chart.svg.style.display = blocked ? "none" : "";
       if (blocked) {
         // The build would stop: no numbers, the reason instead.
