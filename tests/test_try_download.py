@@ -109,8 +109,8 @@ def csv_files(draw: st.DrawFn) -> tuple[bytes, list[list[str]]]:
     return out.encode("utf-8"), rows
 
 
-def _try_data(data: bytes) -> dict[str, Any]:
-    result = compute_document(parse_table(data, source="x.csv"), "d")
+def _try_data(data: bytes, document: str = "d") -> dict[str, Any]:
+    result = compute_document(parse_table(data, source="x.csv"), document)
     return try_data(
         result,
         Labels(),
@@ -177,21 +177,7 @@ def test_a_stray_quote_in_another_document_moves_no_cell() -> None:
         "trophy_big,it,trophy,object,0.9,2.3\n"
         "trophy_big,it,suitcase,container,0.2,1.1\n"
     )
-    data = text.encode()
-    view = try_data(
-        compute_document(parse_table(data, source="x.csv"), "trophy_big"),
-        Labels(),
-        data,
-        source="x.csv",
-        columns={},
-        vectors=None,
-        groups={},
-        number_format=None,
-        text={},
-        language=None,
-        csv_href=None,
-        csv_name="x.csv",
-    )
+    view = _try_data(text.encode(), "trophy_big")
     cells = view["groups"][0]["heads"][0]["cells"]
     assert [utf16_slice(text, tuple(c)) for c in cells] == ["2.3", "1.1"]
     edited = _rows(_download(view, [(cells[0], "0.5")]))
