@@ -2,8 +2,10 @@
 
 Keys are hashes of everything that can change an answer (CSV bytes, options, script bytes,
 package and matplotlib versions), so an entry is never stale, only unused. Entries are written
-to a temporary file and renamed into place, and carry a checksum: a truncated, corrupted or
-foreign file is treated as a miss and recomputed, never trusted.
+to a temporary file and renamed into place, and carry a checksum: a truncated or corrupted
+file is treated as a miss and recomputed. The checksum catches damage, not forgery: whoever can
+write the folder decides what its entries say (docs/plugin/caching-and-serve.md states that
+trust boundary and how CI keeps it).
 
 The folder may hold anything, and reading it must never hang or exhaust memory: an entry is
 read only if it is a regular file (not a FIFO, device, socket, folder or symlink) of a bounded

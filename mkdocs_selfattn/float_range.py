@@ -102,7 +102,7 @@ def checked_shift(
     raise DataError(
         table.source,
         f"the shift of target {target!r} in document {document!r} (vector column "
-        f"{table.vector_columns[column]!r}: {representation[group, column]!r} minus the baseline "
-        f"{baseline[group, column]!r}) is beyond the largest float (about 1.8e308); scale that "
-        "column down",
+        f"{table.vector_columns[column]!r}: {float(representation[group, column])!r} minus the "
+        f"baseline {float(baseline[group, column])!r}) is beyond the largest float (about "
+        "1.8e308); scale that column down",
     )

@@ -23,6 +23,9 @@ from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
 MAX_CHART_INCHES = 100.0
 """Far beyond any page; larger sizes only make matplotlib slow or fail."""
 MAX_WORKERS = 64
+DEFAULT_TRY_VALUES = 10_000
+"""Editable values one try view holds by default (render/try_limit.py): a page of at most
+about 2.5 MB."""
 
 _HEX_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _SAME = object()
@@ -61,6 +64,12 @@ def script_timeout_problem(value: object) -> str | None:
     number = _number(value)
     if number is None or not math.isfinite(number) or number <= 0:
         return f"expected a number of seconds greater than 0 (such as 30), not {value!r}"
+    return None
+
+
+def try_values_problem(value: object) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return f"expected a whole number of values, 1 or more (such as 5000), not {value!r}"
     return None
 
 
@@ -253,6 +262,15 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         "mkdocs-material's CDN default; off: the site loads mermaid itself.",
         choices=("bundled", "cdn", "off"),
         extension=False,
+    ),
+    SiteOption(
+        "try_values",
+        DEFAULT_TRY_VALUES,
+        "Most editable values (scores or given weights) one `try` view holds on a page; a larger "
+        "example shows its first sections that fit, with a notice, and the build warns.",
+        check=try_values_problem,
+        shapes_pages=True,
+        setting=int,
     ),
 )
 """Every site option, declared once: the MkDocs config (:mod:`plugin_options`), the extension's

@@ -89,7 +89,10 @@ def _groups(
         heads: list[HeadResult] = []
         for j, (name, column) in enumerate(table.columns.readers):
             context = contexts[g, j]
-            shift = _finite(table, context - baseline, name, rows[0], "shift")
+            # Beyond the float range these differences are refused by _finite, not warned of.
+            with np.errstate(over="ignore", invalid="ignore"):
+                apart, moved = context - reference, context - baseline
+            shift = _finite(table, moved, name, rows[0], "shift")
             head_weights = _pick(weights[j], rows)
             heads.append(
                 HeadResult(
@@ -105,9 +108,7 @@ def _groups(
                         for group, members in named.items()
                     ),
                     difference=(
-                        _finite(table, context - reference, name, rows[0], "difference")
-                        if given
-                        else ()
+                        _finite(table, apart, name, rows[0], "difference") if given else ()
                     ),
                 )
             )

@@ -49,6 +49,31 @@ class DocumentResult:
     candidates), located in the CSV; part of the result so a cached example repeats them."""
 
 
+CandidateKey = tuple[str, "int | None"]
+"""A candidate as views tell candidates apart: its token and, with index columns, its position."""
+
+
+def weights_by_candidate(
+    result: DocumentResult,
+) -> tuple[list[CandidateKey], list[dict[CandidateKey, float]]]:
+    """Every candidate of the document in order of first appearance, and per target the summed
+    weight of each of its candidates (added left to right from 0, as ``sum()`` adds).
+
+    The compare table and the weight chart are candidates × targets: found by hashing, in one
+    pass over the rows, so their cost grows with the rows, not with rows × candidates.
+    """
+    order: dict[CandidateKey, None] = {}
+    per_target: list[dict[CandidateKey, float]] = []
+    for target in result.targets:
+        sums: dict[CandidateKey, float] = {}
+        for cand in target.candidates:
+            key = (cand.token, cand.index)
+            order.setdefault(key, None)
+            sums[key] = sums.get(key, 0) + cand.weight
+        per_target.append(sums)
+    return list(order), per_target
+
+
 def result_to_dict(result: DocumentResult) -> dict[str, Any]:
     """Every number at full precision: the JSON view, and the body of the cache's payload."""
     return {

@@ -156,12 +156,21 @@ def try_view(
 ) -> Piece:
     """The in-page experiment (issue 15; render/try_view.py, render/try_readings.py)."""
     from mkdocs_selfattn.readings import ReadingResult
+    from mkdocs_selfattn.render import try_limit
     from mkdocs_selfattn.render import try_view as render_try
     from mkdocs_selfattn.render.jsonout import render_json
 
     number_format = _number_format(pipeline, view)
     render_try.check_format(number_format, line)
     result = example.result
+    found = try_limit.fit(result, pipeline.settings.try_values)
+    notice = ""
+    if found.cut:
+        out.warnings.append(try_limit.limit_warning(found))
+        notice = try_limit.notice_html(found, render_try.view_words(view.language, view.text))
+        if not found.sections:
+            return ("late", f'<div class="selfattn-try-notice">{notice}</div>')
+        result = try_limit.first_sections(result, found.sections)
     if isinstance(result, ReadingResult):
         from mkdocs_selfattn.render import try_readings
 
@@ -193,7 +202,7 @@ def try_view(
             csv_href=example.csv.link,
             csv_name=example.csv.path.name,
         )
-    return ("late", render_try.render_try(data, render_json(result), example.spec.id))
+    return ("late", render_try.render_try(data, render_json(result), example.spec.id, notice))
 
 
 VIEWS: dict[str, View] = {

@@ -27,7 +27,7 @@ from mkdocs_selfattn.render.chart_svg import (
 )
 from mkdocs_selfattn.render.figure_text import ALL_ITEMS, TOP_ITEMS, fold, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value
-from mkdocs_selfattn.results import DocumentResult
+from mkdocs_selfattn.results import DocumentResult, weights_by_candidate
 
 __all__ = [
     "CHART_FORMAT",
@@ -151,17 +151,8 @@ def weights_of(
 ) -> Weights:
     """The series and candidates a weight chart shows, labelled as the page shows them."""
     if isinstance(result, DocumentResult):
-        candidates: list[tuple[str, int | None]] = []
-        for target in result.targets:
-            for cand in target.candidates:
-                if (cand.token, cand.index) not in candidates:
-                    candidates.append((cand.token, cand.index))
-        rows = []
-        for target in result.targets:
-            weights = dict.fromkeys(candidates, 0.0)
-            for cand in target.candidates:
-                weights[(cand.token, cand.index)] += cand.weight
-            rows.append(tuple(weights[c] for c in candidates))
+        candidates, sums = weights_by_candidate(result)
+        rows = [tuple(weights.get(c, 0.0) for c in candidates) for weights in sums]
         return Weights(
             tuple(labels(t.target, t.target_index) for t in result.targets),
             tuple(labels(tok, idx) for tok, idx in candidates),

@@ -85,7 +85,8 @@ class _Graph:
             f"{self.name(group.lines[i].token)} {format_value(head.weights[i], self.number_format)}"
             for i in picked
         ]
-        rest = [i for i in range(len(group.lines)) if i not in set(picked)]
+        listed = set(picked)
+        rest = [i for i in range(len(group.lines)) if i not in listed]
         if len(group.lines) > ALL_ITEMS:
             # A group of thousands: what the listed lines leave to all the others together.
             total = format_value(summed(head.weights, rest), self.number_format)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from mkdocs_selfattn.render.escape import html_text, md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
-from mkdocs_selfattn.results import DocumentResult, TargetResult
+from mkdocs_selfattn.results import DocumentResult, TargetResult, weights_by_candidate
 
 DEFAULT_TEXT: Mapping[str, str] = {
     "candidate": "candidate",
@@ -134,25 +134,20 @@ def compare_table(
 ) -> Table:
     """Candidates × targets; each target's top weight in bold so the shift of focus shows."""
     words = {**DEFAULT_TEXT, **(text or {})}
-    order: list[tuple[str, int | None]] = []
-    for target in result.targets:
-        for cand in target.candidates:
-            if (cand.token, cand.index) not in order:
-                order.append((cand.token, cand.index))
+    order, sums = weights_by_candidate(result)
     header = (
         _plain(words["candidate"]),
         *(_token(labels, t.target, t.target_index) for t in result.targets),
     )
     rows: list[tuple[Cell, ...]] = []
-    for token, index in order:
-        row: list[Cell] = [_token(labels, token, index)]
-        for target in result.targets:
-            matches = [c for c in target.candidates if (c.token, c.index) == (token, index)]
-            if not matches:
+    for key in order:
+        row: list[Cell] = [_token(labels, *key)]
+        for target, summed in zip(result.targets, sums, strict=True):
+            if key not in summed:
                 row.append(_plain("–"))
                 continue
-            value = format_value(sum(c.weight for c in matches), number_format)
-            if (token, index) == (target.top, target.top_index):
+            value = format_value(summed[key], number_format)
+            if key == (target.top, target.top_index):
                 row.append((Span(value, "strong"), Span(" ▲")))
             else:
                 row.append(_plain(value))

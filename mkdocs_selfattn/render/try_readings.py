@@ -19,8 +19,14 @@ from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.reading_engine import SUM_TOLERANCE
 from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.try_csv import Span, field_spans
-from mkdocs_selfattn.render.try_view import DATA_VERSION, EMBED_LIMIT, cell_value, view_words
+from mkdocs_selfattn.render.try_csv import CsvText, Span
+from mkdocs_selfattn.render.try_view import (
+    DATA_VERSION,
+    EMBED_LIMIT,
+    cell_error,
+    score_cell,
+    view_words,
+)
 
 OVERRIDABLE: tuple[str, ...] = ("question", "group", "head", "context", "difference", "sum")
 OVERRIDABLE += ("vector", "rescale", "separation")
@@ -44,7 +50,7 @@ def reading_try_data(
     """The engine's input: per question (or per scenario) a section of editable rows."""
     csv_text = csv_bytes.decode("utf-8-sig")
     header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
-    records = field_spans(csv_text)
+    cut = CsvText(csv_text)
     given = result.layout == "heads"
     k = 1 if given else top
     sections: list[dict[str, Any]] = []
@@ -56,7 +62,7 @@ def reading_try_data(
                 labels,
                 k,
                 list(groups),
-                _cells(head, group, header, records, result, csv_bytes, csv_text),
+                _cells(head, group, header, cut, result, csv_bytes),
             )
             for head in group.heads
         ]
@@ -71,7 +77,7 @@ def reading_try_data(
         ]
         # A group's questions share its lines (by index): thousands of lines are sent once.
         lines.append(rows)
-        base = {"rows": len(lines) - 1, "baseline": list(group.baseline)}
+        base = {"rows": len(lines) - 1, "group": group.name, "baseline": list(group.baseline)}
         place = labels(group.name) if group.name and len(result.groups) > 1 else None
         if given:
             sections.append(
@@ -142,6 +148,7 @@ def _head(
     weights = dict(head.groups)
     return {
         "name": labels(head.name),
+        "raw": head.name,
         "column": head.column,
         "mode": "given" if head.given else "softmax",
         "values": list(head.values),
@@ -160,27 +167,18 @@ def _cells(
     head: HeadResult,
     group: GroupResult,
     header: list[str],
-    records: list[list[Span]],
+    cut: CsvText,
     result: ReadingResult,
     csv_bytes: bytes,
-    text: str,
 ) -> list[Span]:
     """Where each line's cell of the head's column lies in the text, checked against the core."""
-    from mkdocs_selfattn.csv_diagnose import row_line
-
     if head.column not in header:
         raise DataError(result.source, f"the try view found no column {head.column!r}")
     at = header.index(head.column)
     spans: list[Span] = []
     for line, value in zip(group.lines, head.values, strict=True):
-        record = records[line.row + 1] if line.row + 1 < len(records) else []
-        span = record[at] if at < len(record) else None
-        if span is None or cell_value(text, span) != value:
-            raise DataError(
-                result.source,
-                f"the try view could not find this row's {head.column!r} cell in the file's text "
-                "(blank-looking lines or odd quoting?); save the file as plain CSV",
-                line=row_line(csv_bytes, line.row),
-            )
+        span = score_cell(cut, line.row, at, value, list(enumerate(line.cells)))
+        if span is None:
+            raise cell_error(result.source, csv_bytes, line.row, head.column)
         spans.append(span)
     return spans

@@ -13,17 +13,17 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mkdocs_selfattn.errors import BlockError, DataError
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.try_csv import Span, field_spans, utf16_slice
+from mkdocs_selfattn.render.try_csv import CsvText, Span, unquote
 from mkdocs_selfattn.results import DocumentResult, TargetResult
 
 DATA_VERSION = 1
-EMBED_LIMIT = 1_000_000
+EMBED_LIMIT = 250_000
 """Characters of CSV text embedded for the download; a larger file is fetched from the site."""
 
 FORMAT_SPEC = re.compile(r"^\.(\d{1,2})([f%])$")
@@ -50,8 +50,16 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "chart": "attention weights",
         "invalid": "enter a finite number",
         "invalid_temperature": "enter a number greater than 0",
+        "refused_build": "The build refuses the edited CSV, so no numbers are shown:",
+        "refused_other": "Another part of the example makes the build refuse the edited CSV; "
+        "no numbers are shown until it is fixed.",
         "nojs": "The interactive version of this example needs JavaScript; the other views show "
         "the computed numbers.",
+        "limited": "The interactive version shows the first {shown} of the {total} sections of "
+        "this example ({values} of {all} values; a page holds at most {limit}); the other views "
+        "show every number.",
+        "too_large": "This example has {all} values, more than the interactive version holds on "
+        "a page ({limit}); the other views show every number.",
     },
     "zh": {
         "target": "目标",
@@ -73,7 +81,13 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "chart": "注意力权重",
         "invalid": "请输入一个有限的数",
         "invalid_temperature": "请输入大于 0 的数",
+        "refused_build": "构建会拒绝修改后的 CSV，所以这里不显示数值：",
+        "refused_other": "示例的另一部分使构建拒绝修改后的 CSV，改好之前这里不显示数值。",
         "nojs": "这个示例的交互版需要 JavaScript；其他视图照常显示计算出的数值。",
+        "limited": "交互版只显示这个示例 {total} 个部分中的前 {shown} 个（{all} 个数值中的 "
+        "{values} 个；一页最多 {limit} 个）；其他视图显示全部数值。",
+        "too_large": "这个示例有 {all} 个数值，超过交互版一页能容纳的 {limit} 个；其他视图显示"
+        "全部数值。",
     },
     "ko": {
         "target": "대상",
@@ -96,8 +110,16 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "chart": "어텐션 가중치",
         "invalid": "유한한 수를 입력하세요",
         "invalid_temperature": "0보다 큰 수를 입력하세요",
+        "refused_build": "빌드가 수정한 CSV를 거부하므로 값을 표시하지 않습니다:",
+        "refused_other": "예제의 다른 부분 때문에 빌드가 수정한 CSV를 거부합니다. 고칠 때까지 값을 "
+        "표시하지 않습니다.",
         "nojs": "이 예제의 대화형 버전은 JavaScript가 필요합니다. 다른 보기에는 계산된 값이 "
         "그대로 나옵니다.",
+        "limited": "대화형 버전은 이 예제의 {total}개 부분 중 처음 {shown}개만 보여 줍니다"
+        "({all}개 값 중 {values}개, 한 페이지에 최대 {limit}개). 다른 보기에는 모든 값이 "
+        "나옵니다.",
+        "too_large": "이 예제에는 값이 {all}개 있어 대화형 버전이 한 페이지에 담을 수 있는 "
+        "{limit}개를 넘습니다. 다른 보기에는 모든 값이 나옵니다.",
     },
 }
 
@@ -163,6 +185,7 @@ def try_data(
         "version": DATA_VERSION,
         "words": view_words(language, text),
         "format": number_format,
+        "document": result.document,
         "temperature": result.temperature,
         "columns": list(result.vector_columns),
         "axes": None,
@@ -193,6 +216,7 @@ def _group(
     return {
         "label": labels(target.target, target.target_index),
         "raw": labels.raw(target.target, target.target_index),
+        "token": target.target,
         "rows": [
             {
                 "label": labels(c.token, c.index),
@@ -235,46 +259,77 @@ def _score_cells(
     import numpy as np
 
     from mkdocs_selfattn.column_map import ColumnMap
-    from mkdocs_selfattn.csv_diagnose import row_line
     from mkdocs_selfattn.csv_read import parse_table
 
     cols = ColumnMap.from_mapping(dict(columns), source=source)
     table = parse_table(csv_bytes, source=source, columns=cols, vectors=vectors)
     header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
     score_at = header.index(cols.score)
-    records = field_spans(csv_text)
-    in_doc = table.document_codes == table.documents.index(result.document)
+    candidate_at = header.index(cols.candidate)
+    cut = CsvText(csv_text)
+    # Each target's rows, found in one pass over the document (a mask per target would read
+    # the whole file once per target).
+    in_doc = np.flatnonzero(table.document_codes == table.documents.index(result.document))
+    codes = table.target_codes[in_doc].tolist()
+    indexes = table.target_index[in_doc].tolist() if table.target_index is not None else None
+    rows_of: dict[tuple[int, int | None], list[int]] = {}
+    for k, row in enumerate(in_doc.tolist()):
+        rows_of.setdefault((codes[k], None), []).append(row)
+        if indexes is not None:
+            rows_of.setdefault((codes[k], indexes[k]), []).append(row)
+    code_of = {name: code for code, name in enumerate(table.targets)}
     out: list[list[Span]] = []
     for target in result.targets:
-        mask = in_doc & (table.target_codes == table.targets.index(target.target))
-        if table.target_index is not None and target.target_index is not None:
-            mask &= table.target_index == target.target_index
-        rows = np.flatnonzero(mask)
-        if rows.shape[0] != len(target.candidates):
+        index = target.target_index if indexes is not None else None
+        rows = rows_of.get((code_of[target.target], index), [])
+        if len(rows) != len(target.candidates):
             raise DataError(source, "the try view could not match the target's rows to the core")
         spans: list[Span] = []
-        for row, cand in zip(rows.tolist(), target.candidates, strict=True):
-            record = records[row + 1] if row + 1 < len(records) else []
-            span = record[score_at] if score_at < len(record) else None
-            if span is None or cell_value(csv_text, span) != cand.score:
-                raise DataError(
-                    source,
-                    "the try view could not find this row's score cell in the file's text "
-                    "(blank-looking lines or odd quoting?); save the file as plain CSV",
-                    line=row_line(csv_bytes, row),
-                )
+        for row, cand in zip(rows, target.candidates, strict=True):
+            span = score_cell(cut, row, score_at, cand.score, [(candidate_at, cand.token)])
+            if span is None:
+                raise cell_error(source, csv_bytes, row, cols.score)
             spans.append(span)
         out.append(spans)
     return out
 
 
-def cell_value(text: str, span: Span) -> float | None:
-    """The number a cell's text reads as, quotes undone: a span must read back the core's value."""
-    raw = utf16_slice(text, span).strip()
-    if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
-        raw = raw[1:-1].replace('""', '"').strip()
+def score_cell(
+    cut: CsvText, row: int, column: int, value: float, known: Sequence[tuple[int, str]]
+) -> Span | None:
+    """The UTF-16 span of data row ``row``'s cell in ``column``, if that record reads back the
+    core's value there and the ``known`` (column, cell) pairs of that row (a second guard: two
+    rows may hold the same score)."""
+    record = row + 1
+    if record >= len(cut.records):
+        return None
+    fields = cut.fields(record)
+    values = [unquote(cut.text[start:end]) for start, end in fields]
+    if column >= len(values) or number(values[column]) != value:
+        return None
+    if any(at >= len(values) or values[at] != cell for at, cell in known):
+        return None
+    start, end = fields[column]
+    return cut.utf16(start), cut.utf16(end)
+
+
+def cell_error(source: str, csv_bytes: bytes, row: int, column: str) -> DataError:
+    """The view's cell map disagrees with the core (not expected for any file the build reads):
+    refuse the view rather than offer a download that would edit the wrong cell."""
+    from mkdocs_selfattn.csv_diagnose import row_line
+
+    return DataError(
+        source,
+        f"the try view could not find this row's {column!r} cell in the file's text; "
+        "save the file as plain CSV",
+        line=row_line(csv_bytes, row),
+    )
+
+
+def number(raw: str) -> float | None:
+    """The number a cell's value reads as (spaces around it allowed, as Arrow allows them)."""
     try:
-        return float(raw)
+        return float(raw.strip())
     except ValueError:
         return None
 
@@ -301,17 +356,20 @@ def results_name(example_id: str | None, result_json: str) -> str:
     return f"{stem}-{digest}.json"
 
 
-def render_try(data: Mapping[str, Any], result_json: str, example_id: str | None) -> str:
+def render_try(
+    data: Mapping[str, Any], result_json: str, example_id: str | None, notice: str = ""
+) -> str:
     """The view's HTML: a note for readers without JavaScript, the engine's data, and the
     full-precision results (``result_json``, the CLI's JSON), which the plugin publishes as a
-    file and links in their place."""
+    file and links in their place; ``notice`` (HTML) first, when the view shows part of the
+    example (render/try_limit.py)."""
     name = results_name(example_id, result_json)
     note = html_text(str(data["words"]["nojs"]))
     # Data travels in attributes, not in <script type="application/json">: Material's instant
     # navigation re-creates every <script> of a page it swaps in, as JavaScript.
     return (
         f'<div class="selfattn-try" data-selfattn-try data-selfattn-data="{_attr(data)}">'
-        f'<noscript><p class="selfattn-try-nojs">{note}</p></noscript>'
+        f'{notice}<noscript><p class="selfattn-try-nojs">{note}</p></noscript>'
         f'<span hidden class="selfattn-try-result" data-selfattn-json="{html_text(name)}" '
         f'data-selfattn-result="{_attr(json.loads(result_json))}"></span>'
         f'<p class="selfattn-try-links"><a class="selfattn-try-json" '

@@ -177,8 +177,8 @@ TRY_READING: Mapping[str, Mapping[str, str]] = {
         "CSV (given weights must sum to 1 within 1e-9). Edit them, or rescale:",
         "refused_value": "{head}: a given weight must be finite and ≥ 0, so the build would "
         "refuse this CSV.",
-        "refused_other": "The build would refuse this CSV for another group's weights, so no "
-        "numbers are shown until they are fixed.",
+        "refused_other": "The build would refuse this CSV for another group, so no numbers are "
+        "shown until it is fixed.",
         "previous_rows": "previous lines",
         "next_rows": "next lines",
         "normalised": "normalise: true, so each head's weights are divided by their sum unless "
@@ -197,7 +197,7 @@ TRY_READING: Mapping[str, Mapping[str, str]] = {
         "(주어진 가중치의 합은 1e-9 안에서 1이어야 합니다). 값을 고치거나 다시 맞추세요:",
         "refused_value": "{head}: 주어진 가중치는 유한하고 0 이상이어야 하므로 빌드는 이 CSV를 "
         "거부합니다.",
-        "refused_other": "다른 그룹의 가중치 때문에 빌드는 이 CSV를 거부하므로, 고칠 때까지 값을 "
+        "refused_other": "다른 그룹 때문에 빌드는 이 CSV를 거부하므로, 고칠 때까지 값을 "
         "보여 주지 않습니다.",
         "previous_rows": "이전 줄",
         "next_rows": "다음 줄",
@@ -216,7 +216,7 @@ TRY_READING: Mapping[str, Mapping[str, str]] = {
         "refused_sum": "{head}：权重合计是 {sum}，不是 1，构建会拒绝这份 CSV"
         "（给定权重的合计必须在 1e-9 以内等于 1）。请改回来，或者按比例缩放：",
         "refused_value": "{head}：给定权重必须是有限的数且不小于 0，构建会拒绝这份 CSV。",
-        "refused_other": "另一个分组的权重使构建拒绝这份 CSV，改好之前这里不显示数值。",
+        "refused_other": "另一个分组使构建拒绝这份 CSV，改好之前这里不显示数值。",
         "previous_rows": "上一页",
         "next_rows": "下一页",
         "normalised": "normalise: true：合计不在 1e-9 以内等于 1 时，像构建一样把每个 head 的权重"

@@ -482,3 +482,24 @@ def test_unwritable_cache_builds_uncached(
         failures.append("the build printed a traceback")
     failures += [f"partial file: {f}" for f in partial_files(project, build.site)]
     assert not failures, "\n- ".join(["", *failures])
+
+
+def test_a_forged_entry_is_used_as_the_docs_say(tmp_path: Path) -> None:
+    """The checksum catches damage, not forgery: an entry rewritten with its checksum
+    recomputed is read as it stands. The docs must say so (they once promised that restoring
+    another branch's cache "can never give a wrong page") and say how CI keeps the boundary."""
+    from mkdocs_selfattn.cache import Cache
+
+    cache = Cache(tmp_path)
+    cache.put("result", "k" * 64, {"weight": 0.25})
+    [path] = (tmp_path / "result").rglob("*.json")
+    forged = json.dumps({"weight": 0.99, "html": "<script>alert(1)</script>"}).encode()
+    head = {"format": 1, "name": "result-" + "k" * 64, "sha256": hashlib.sha256(forged).hexdigest()}
+    path.write_bytes(json.dumps(head).encode()[:-1] + b', "payload": ' + forged + b"}")
+    assert Cache(tmp_path).get("result", "k" * 64) == json.loads(forged)
+
+    docs = (Path(__file__).parents[2] / "docs/plugin/caching-and-serve.md").read_text("utf-8")
+    assert "can never give a wrong page" not in docs
+    assert "whoever writes the cache writes the pages" in docs
+    assert "The checksum catches damage, not forgery" in docs
+    assert "pull_request_target" in docs

@@ -151,6 +151,9 @@
     for (i = 0; i < n; i++) {
       var d = values[i] - max;
       if (temperature !== 1) d /= temperature;
+      // float_range.redo_overflowed_differences: s - max beyond the float range, redone halved
+      // (exact for such numbers), so a large temperature still gives the true small quotient.
+      if (d === -Infinity) d = ((values[i] * 0.5 - max * 0.5) / temperature) * 2;
       exps[i] = portableExp(d);
     }
     var total = 0;
@@ -202,13 +205,7 @@
       w = given.weights;
       total = given.total;
     }
-    var dims = group.baseline.length;
-    var context = new Array(dims);
-    for (var a = 0; a < dims; a++) {
-      var acc = 0;
-      for (var i = 0; i < w.length; i++) acc += w[i] * projected[i][a];
-      context[a] = acc + 0;
-    }
+    var context = weightedSums(w, projected, group.baseline.length);
     var named = data.named.map(function (item) {
       var s = 0;
       for (var i = 0; i < w.length; i++) {
@@ -216,14 +213,102 @@
       }
       return s;
     });
-    return {
+    var shift = context.map(function (v, a) { return v - group.baseline[a]; });
+    var out = {
       weights: w,
       total: total,
       context: context,
-      shift: context.map(function (v, a) { return v - group.baseline[a]; }),
+      shift: shift,
       top: topRows(w, data.top || 1),
       named: named,
     };
+    var a = firstNonFinite(shift);
+    if (a >= 0) {
+      out.error = "range";
+      out.message = data.layout
+        ? beyondRange("shift", head, group)
+        : "the shift of target " + pyStr(group.token) + " in document " + pyStr(data.document) +
+          " (vector column " + pyStr(data.columns[a]) + ": " + pyRepr(context[a]) +
+          " minus the baseline " + pyRepr(group.baseline[a]) + ") is beyond the largest float " +
+          "(about 1.8e308); scale that column down";
+    }
+    return out;
+  }
+
+  // float_range.weighted_sums_in_range: sums left to right from 0; where one overflowed on the
+  // way (vectors near ±1.8e308), every column of the group is redone with halved vectors and
+  // held to the group's range, where the true weighted mean lies.
+  function weightedSums(w, projected, dims) {
+    var sums = function (scale) {
+      var out = new Array(dims);
+      for (var a = 0; a < dims; a++) {
+        var acc = 0;
+        for (var i = 0; i < w.length; i++) acc += w[i] * (projected[i][a] * scale);
+        out[a] = acc;
+      }
+      return out;
+    };
+    var context = sums(1);
+    if (firstNonFinite(context) >= 0) {
+      context = sums(0.5).map(function (v, a) {
+        var low = Infinity, high = -Infinity;
+        for (var i = 0; i < projected.length; i++) {
+          low = Math.min(low, projected[i][a]);
+          high = Math.max(high, projected[i][a]);
+        }
+        return Math.min(Math.max(v * 2, low), high);
+      });
+    }
+    return context.map(function (v) { return v + 0; });
+  }
+
+  function firstNonFinite(values) {
+    for (var a = 0; a < values.length; a++) if (!isFinite(values[a])) return a;
+    return -1;
+  }
+
+  // reading_results: a shift, difference or distance beyond the float range is refused.
+  function beyondRange(what, head, group) {
+    return "the " + what + " of " + pyStr(head.raw) + " in group " + pyStr(group.group || "the whole file") +
+      " is beyond the largest float (about 1.8e308); scale the vector columns down";
+  }
+
+  function tooFar(group) {
+    return "the distance between two heads' contexts in group " + pyStr(group.group || "the whole file") +
+      " is beyond the largest float (about 1.8e308); scale the vector columns down";
+  }
+
+  // reading_engine.separations: the root of the squares added left to right; past the float
+  // range, scaled by the largest difference as hypot does (inf stays inf: beyond range).
+  function separation(ca, cb) {
+    var d = ca.map(function (v, a) { return v - cb[a]; });
+    var root = function (x) {
+      var s = 0;
+      for (var a = 0; a < x.length; a++) s += x[a] * x[a];
+      return Math.sqrt(s);
+    };
+    var plain = root(d);
+    if (isFinite(plain)) return plain;
+    var scale = 0;
+    d.forEach(function (v) { scale = Math.max(scale, Math.abs(v)); });
+    return root(d.map(function (v) { return v / scale; })) * scale;
+  }
+
+  // Python's repr() of a str, as the build's messages quote names.
+  function pyStr(text) {
+    var quote = text.indexOf("'") >= 0 && text.indexOf('"') < 0 ? '"' : "'";
+    var out = "";
+    for (var k = 0; k < text.length; k++) {
+      var ch = text[k];
+      var code = ch.charCodeAt(0);
+      if (ch === "\\" || ch === quote) out += "\\" + ch;
+      else if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else if (code < 0x20 || code === 0x7f) out += "\\x" + (code < 16 ? "0" : "") + code.toString(16);
+      else out += ch;
+    }
+    return quote + out + quote;
   }
 
   // Every head of a group, then each head's difference from the reference head and the
@@ -235,24 +320,54 @@
     var ref = group.reference;
     var differences = [];
     var separations = [];
-    var failed = heads.some(function (r) { return r.error; });
-    if (ref !== null && ref !== undefined && !failed) {
+    // The build's order: given weights first, then every distance, then per head its shift
+    // and its difference from the reference head.
+    var given = heads.some(function (r) { return r.error && r.error !== "range"; });
+    var message = null;
+    if (ref !== null && ref !== undefined && !given) {
       var start = initial && group.initial;
-      heads.forEach(function (r, h) {
-        if (h === ref) return;
-        differences.push({ head: h, values: start ? start.differences[differences.length] : r.context.map(function (v, a) { return v - heads[ref].context[a]; }) });
-      });
       for (var x = 0; x < heads.length; x++) {
         for (var y = x + 1; y < heads.length; y++) {
-          var s = 0;
-          var ca = heads[x].context;
-          var cb = heads[y].context;
-          for (var a = 0; a < ca.length; a++) s += (ca[a] - cb[a]) * (ca[a] - cb[a]);
-          separations.push({ a: x, b: y, value: start ? start.separations[x][y] : Math.sqrt(s) });
+          var value = start ? start.separations[x][y] : separation(heads[x].context, heads[y].context);
+          if (!isFinite(value)) message = message || tooFar(group);
+          separations.push({ a: x, b: y, value: value });
         }
       }
+      heads.forEach(function (r, h) {
+        if (r.error && !message) message = r.message;
+        if (h === ref) return;
+        var diff = start ? start.differences[differences.length] : r.context.map(function (v, a) { return v - heads[ref].context[a]; });
+        if (!message && firstNonFinite(diff) >= 0) message = beyondRange("difference", group.heads[h], group);
+        differences.push({ head: h, values: diff });
+      });
+    } else if (!given) {
+      heads.forEach(function (r) { if (r.error && !message) message = r.message; });
     }
-    return { heads: heads, differences: differences, separations: separations, failed: failed };
+    return { heads: heads, differences: differences, separations: separations, failed: given || message !== null, message: message };
+  }
+
+  // Questions over the same lines: the build measures the distance between every two of their
+  // contexts (reading_engine.separations) before anything else, and refuses one beyond range.
+  function questionDistances(data, outs) {
+    var byLines = {};
+    data.groups.forEach(function (section, g) {
+      (byLines[section.lines] = byLines[section.lines] || []).push(g);
+    });
+    Object.keys(byLines).forEach(function (key) {
+      var members = byLines[key];
+      var far = false;
+      for (var x = 0; x < members.length; x++) {
+        for (var y = x + 1; y < members.length; y++) {
+          var a = outs[members[x]].heads[0].context;
+          var b = outs[members[y]].heads[0].context;
+          if (!isFinite(separation(a, b))) far = true;
+        }
+      }
+      if (!far) return;
+      members.forEach(function (g) {
+        outs[g] = Object.assign({}, outs[g], { failed: true, message: tooFar(data.groups[g]) });
+      });
+    });
   }
 
   /* -- the page -------------------------------------------------------------------------- */
@@ -270,11 +385,17 @@
     root.setAttribute("data-selfattn-ready", "1");
     var data = JSON.parse(source);
     // Questions over the same lines share one list of them (data.lines), by index.
-    data.groups.forEach(function (g) { if (typeof g.rows === "number") g.rows = data.lines[g.rows]; });
+    data.groups.forEach(function (g) {
+      if (typeof g.rows === "number") {
+        g.lines = g.rows;
+        g.rows = data.lines[g.rows];
+      }
+    });
     var W = data.words; // the page language's, chosen at build time
     var id = "selfattn-try-" + ++counter + "-";
     var ui = el("div", { class: "selfattn-try-ui" });
     var state = {
+      refusal: null,
       temperature: data.temperature,
       values: data.groups.map(function (g) { return g.heads.map(function (h) { return h.values.slice(); }); }),
     };
@@ -315,33 +436,42 @@
     }
     root.appendChild(ui);
 
-    // Given weights: the build refuses the whole file for one bad group, so every group is
-    // recomputed and none shows numbers while any is refused.
+    // The build refuses the whole file for one refused group (given weights that do not sum
+    // to 1, a shift beyond the float range, ...), so while any group is refused none shows
+    // numbers: each says why, in the build's own words. Given weights recompute every group.
+    var outs = [];
+    var wasBlocked = false;
     function update(groups, initial) {
       if (data.layout === "heads") groups = all;
-      var outs = groups.map(function (g) {
-        return computeGroup(data, data.groups[g], projected[g], state.values[g], state.temperature, initial);
+      groups.forEach(function (g) {
+        outs[g] = computeGroup(data, data.groups[g], projected[g], state.values[g], state.temperature, initial);
       });
-      var blocked = outs.some(function (out) { return out.failed; });
-      groups.forEach(function (g, k) {
-        views[g].show(outs[k], blocked);
-        if (overview) overview.show(g, outs[k].heads[0]);
+      if (data.layout === "questions") questionDistances(data, outs);
+      var blocked = state.refusal !== null || outs.some(function (out) { return out.failed; });
+      var shown = blocked || wasBlocked ? all : groups;
+      wasBlocked = blocked;
+      shown.forEach(function (g) {
+        views[g].show(outs[g], blocked, state.refusal);
+        if (overview) overview.show(g, blocked ? null : outs[g].heads[0]);
       });
     }
     var all = data.groups.map(function (_, g) { return g; });
     update(all, true);
 
     tInput.addEventListener("input", function () {
-      var t = tInput.value.trim() === "" ? NaN : Number(tInput.value);
+      var empty = tInput.value.trim() === "";
+      var t = empty ? NaN : Number(tInput.value);
       var ok = isFinite(t) && t > 0;
       tInput.setAttribute("aria-invalid", ok ? "false" : "true");
       tInput.title = ok ? "" : W.invalid_temperature;
-      if (!ok) return;
-      state.temperature = t;
+      // attention._check_temperature's words; an empty box is not yet a number to refuse.
+      state.refusal = ok ? null : empty ? W.invalid_temperature : "temperature must be a number greater than 0, not " + pyRepr(t);
+      if (ok) state.temperature = t;
       update(all, false);
     });
     reset.addEventListener("click", function () {
       state.temperature = data.temperature;
+      state.refusal = null;
       if (data.temperature !== null) tInput.value = String(data.temperature);
       tInput.setAttribute("aria-invalid", "false");
       data.groups.forEach(function (group, g) {
@@ -511,6 +641,8 @@
     refusal.appendChild(document.createTextNode(" "));
     refusal.appendChild(rescale);
     refusal.hidden = true;
+    // Given weights can be refused at any edit; other layouts only near the float range, so
+    // their sections get the paragraph the first time the build would refuse.
     if (given) section.appendChild(refusal);
 
     var chart = group.heads[0].mode === "softmax" ? barChart(W, group) : null;
@@ -604,24 +736,34 @@
       });
     }
 
-    function show(out, blocked) {
+    function show(out, blocked, refused) {
       if (given) showSums(state.values[g]);
       refusal.hidden = !blocked;
+      if (blocked && !refusal.parentNode) section.insertBefore(refusal, box.nextSibling);
+      if (chart) chart.svg.style.display = blocked ? "none" : "";
       if (blocked) {
         // The build would stop: no numbers, the reason instead.
-        var why = out.failed ? [] : [W.refused_other];
+        var why = [];
         var canRescale = false;
-        out.heads.forEach(function (r, hi) {
-          if (!r.error) return;
-          var name = group.heads[hi].name;
-          if (r.error === "sum") {
-            why.push(W.refused_sum.replace("{head}", name).replace("{sum}", pyRepr(r.total)));
-            canRescale = canRescale || r.total > 0;
-          } else why.push(W.refused_value.replace("{head}", name));
-        });
+        if (refused) why.push(W.refused_build + " " + refused);
+        else if (!out.failed) why.push(W.refused_other);
+        else if (out.message) why.push(W.refused_build + " " + out.message);
+        else {
+          out.heads.forEach(function (r, hi) {
+            if (!r.error) return;
+            var name = group.heads[hi].name;
+            if (r.error === "sum") {
+              why.push(W.refused_sum.replace("{head}", name).replace("{sum}", pyRepr(r.total)));
+              canRescale = canRescale || r.total > 0;
+            } else why.push(W.refused_value.replace("{head}", name));
+          });
+        }
         say(refusalText, why.join(" "));
         rescale.hidden = !canRescale;
-        outCells.concat(sepCells).forEach(function (cell) {
+        lastOut = null;
+        var weights = [];
+        weightCells.forEach(function (cells) { weights = weights.concat(cells.filter(Boolean)); });
+        outCells.concat(sepCells, weights).forEach(function (cell) {
           cell.textContent = "—";
           cell.removeAttribute("data-v");
         });
@@ -705,8 +847,15 @@
     return {
       box: box,
       show: function (g, r) {
-        r.context.forEach(function (v, a) { setNum(cells[g].context[a], formatRound(v), v); });
-        r.shift.forEach(function (v, a) { setNum(cells[g].shift[a], formatRound(v), v); });
+        ["context", "shift"].forEach(function (key) {
+          cells[g][key].forEach(function (cell, a) {
+            if (r) setNum(cell, formatRound(r[key][a]), r[key][a]);
+            else {
+              cell.textContent = "—";
+              cell.removeAttribute("data-v");
+            }
+          });
+        });
       },
     };
   }
@@ -831,8 +980,9 @@
     var text = data.csv.text !== null
       ? Promise.resolve(data.csv.text)
       : fetch(data.csv.href).then(function (r) { return r.text(); });
+    // The cells' offsets are in the text without its first BOM, as the build decoded it and as
+    // fetch's text() gives it; a second BOM is text (stripping it would shift every cell).
     return text.then(function (t) {
-      if (t.charCodeAt(0) === 0xfeff) t = t.slice(1);
       edits.forEach(function (e) { t = t.slice(0, e[0]) + e[2] + t.slice(e[1]); });
       return (data.csv.bom ? "\ufeff" : "") + t;
     });
