@@ -41,10 +41,3 @@ def page_language(file: File, meta: Mapping[str, Any], config: MkDocsConfig) -> 
         if value:
             return str(value)
     return None
-
-
-def add_once(items: list[Any], uri: str) -> None:
-    """Append ``uri`` to extra_css/extra_javascript unless it is there (one tag per page when
-    on_config runs once per language)."""
-    if not any(str(getattr(item, "path", item)) == uri for item in items):
-        items.append(uri)
