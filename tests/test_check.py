@@ -298,5 +298,6 @@ def test_one_message_per_problem_whatever_other_plugins_do_with_logging(tmp_path
     assert done.returncode == 1
     *problems, summary = done.stdout.splitlines()
     assert summary.endswith(": 2 problems"), done.stdout
-    assert "nowhere.csv" in problems[0] and "nobody" in problems[1], done.stdout
+    assert "nowhere.csv" in problems[0], done.stdout
+    assert "nobody" in problems[1], done.stdout
     assert done.stderr == "", done.stderr
