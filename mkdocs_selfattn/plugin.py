@@ -32,7 +32,7 @@ from mkdocs_selfattn.page_assets import link_page_assets
 from mkdocs_selfattn.plugin_options import SelfAttnConfig
 from mkdocs_selfattn.plugin_setup import Build, make_pipeline, start_build
 from mkdocs_selfattn.publish import PageResolver, Site, add_assets, file_path, publish_data
-from mkdocs_selfattn.site_language import META_KEY, page_language, uses_i18n
+from mkdocs_selfattn.site_language import META_KEY, last_pass, page_language, uses_i18n
 from mkdocs_selfattn.slots import LatePieces, PageSlots
 from mkdocs_selfattn.strict import unseen_failure
 from mkdocs_selfattn.watch import Watcher, named_files
@@ -276,13 +276,16 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             unclaimed = self._pipeline.scheduler.unclaimed()
             log.debug("selfattn: look-ahead unclaimed: %d results, %d charts", *unclaimed)
         if self._build is not None:
-            # What this build could not take from the cache (tests and CI logs read it).
-            misses = self._build.cache.kind_misses
-            log.debug(
-                "selfattn: computed %d results, drew %d charts, ran %d scripts; "
-                "%d pages without a memo",
-                *(misses[kind] for kind in ("result", "chart", "script", "page")),
-            )
+            # What this build could not take from the cache (tests and CI logs read it), once
+            # every language is built.
+            work = build_log(config).work
+            work.update(self._build.cache.kind_misses)
+            if last_pass(config):
+                log.debug(
+                    "selfattn: computed %d results, drew %d charts, ran %d scripts; "
+                    "%d pages without a memo",
+                    *(work[kind] for kind in ("result", "chart", "script", "page")),
+                )
         self._watcher.watch(self.used_files, Path(config.docs_dir).resolve())
         if config.config_file_path:  # for the stamp, written once every language is built
             self._inputs |= self.used_files | self._block_pages
