@@ -249,7 +249,9 @@ SUMMARY = re.compile(
 )
 
 
-def _wait_for_log(path: Path, ready: Callable[[str], bool], what: str, deadline: float = 120) -> str:
+def _wait_for_log(
+    path: Path, ready: Callable[[str], bool], what: str, deadline: float = 120
+) -> str:
     end = time.monotonic() + deadline
     text = ""
     while time.monotonic() < end:

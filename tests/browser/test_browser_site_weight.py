@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import COURSE_CSV, OPEN_SHADOW_ROOTS, _QuietHandler, _Server, mkdocs_build
+from sites import MERMAID_FENCE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -31,15 +32,11 @@ theme:
   font: false
   features: [FEATURES]
 markdown_extensions:
-  - pymdownx.superfences:
-      custom_fences:
-        - name: mermaid
-          class: mermaid
-          format: !!python/name:pymdownx.superfences.fence_code_format
+MERMAID_FENCE
 plugins:
   - search
 PLUGIN
-"""
+""".replace("MERMAID_FENCE\n", MERMAID_FENCE)
 
 BLOCK = """\
 ```selfattn
