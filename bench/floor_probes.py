@@ -63,8 +63,8 @@ def worker(page: Path, csv: Path) -> None:
     before = memory_kb()
     from mkdocs_selfattn import jobs
     from mkdocs_selfattn.markdown_scan import find_blocks
-    from mkdocs_selfattn.options import pipeline_settings
     from mkdocs_selfattn.pipeline import result_key
+    from mkdocs_selfattn.settings import pipeline_settings
     from mkdocs_selfattn.spec import parse_block
 
     spec = parse_block(next(iter(find_blocks(page.read_text(encoding="utf-8"))))).example

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, SelfAttnError
+from mkdocs_selfattn.version import __version__
 
 if TYPE_CHECKING:
     from markdown import Extension
@@ -20,8 +21,6 @@ __all__ = [
     "__version__",
     "makeExtension",
 ]
-
-__version__ = "0.1.0"
 
 
 def makeExtension(**kwargs: Any) -> Extension:  # noqa: N802 - Python-Markdown's API name

@@ -175,7 +175,7 @@ def group_pass(
     submit: Submit = run_now,
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """Per-row weights, per-group weighted sums of ``vectors`` and top rows, for any way of
-    weighing (every layout's heads and questions go through here, P5-13.2's targets too).
+    weighing (every layout's heads and questions go through here, the targets layout's targets too).
 
     Groups of one size are computed together as the rows of a matrix, so the number of numpy
     passes grows with the number of distinct sizes, not of groups. Every step works row by row

@@ -13,7 +13,7 @@ from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.words import page_word
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.pipeline import ResolvedFile
+    from mkdocs_selfattn.example import ResolvedFile
     from mkdocs_selfattn.spec import ExampleSpec
 
 

@@ -13,9 +13,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cli_run import run_command, usage_of_run
 from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.version import __version__
 from mkdocs_selfattn.views import VIEWS
 
 if TYPE_CHECKING:
@@ -83,6 +83,19 @@ def _temperature(text: str) -> float:
             f"--temperature needs a number greater than 0, not {text!r}"
         )
     return value
+
+
+def _seconds(text: str) -> float:
+    from mkdocs_selfattn.options import script_timeout_problem
+
+    try:
+        value: object = float(text)
+    except ValueError:
+        value = text
+    problem = script_timeout_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return float(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -199,6 +212,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     new = commands.add_parser("new", help="write a starter course into a new folder")
     new.add_argument("dir", help="the folder to create (must be missing or empty)")
+
+    migrate = commands.add_parser(
+        "migrate",
+        help="replace a pasted printout and its script by a block; report stale numbers "
+        "(exit 0: none, 1: stale numbers, 2: usage or input error)",
+    )
+    migrate.add_argument("pages", nargs="+", metavar="PAGE", help="markdown pages to migrate")
+    migrate.add_argument(
+        "--write", action="store_true", help="rewrite the pages (default: report and propose)"
+    )
+    migrate.add_argument(
+        "-f",
+        "--config-file",
+        metavar="FILE",
+        help="the site's mkdocs.yml (default: the nearest one above the page)",
+    )
+    migrate.add_argument(
+        "--scripts-dir",
+        default="examples",
+        metavar="DIR",
+        help="where in docs_dir the scripts are kept as files (default: examples)",
+    )
+    migrate.add_argument(
+        "--timeout", type=_seconds, default=30.0, help="seconds a script may run (default 30)"
+    )
     return parser
 
 
@@ -213,6 +251,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _inspect(args.csv, dict(args.columns))
     if args.command == "new":
         return _new(args.dir)
+    if args.command == "migrate":
+        from mkdocs_selfattn.migrate import migrate_command
+
+        return migrate_command(
+            args.pages,
+            config_file=args.config_file,
+            scripts_dir=args.scripts_dir,
+            timeout=args.timeout,
+            write=args.write,
+        )
     return run_command(args)
 
 

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.pipeline import ResolvedFile
+from mkdocs_selfattn.example import ResolvedFile
 from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.escape import md_escape
 from mkdocs_selfattn.render.jsonout import render_json
@@ -88,7 +88,8 @@ def _spec(args: argparse.Namespace) -> ExampleSpec:
 def run_command(args: argparse.Namespace) -> int:
     """Load the example through the pipeline the plugin uses, then print one view of it."""
     from mkdocs_selfattn.cache import Cache
-    from mkdocs_selfattn.pipeline import Pipeline, Settings
+    from mkdocs_selfattn.pipeline import Pipeline
+    from mkdocs_selfattn.settings import Settings
     from mkdocs_selfattn.spec import ViewOptions
 
     pipeline = Pipeline(Settings(scripts=False, mermaid=None), Cache(None))

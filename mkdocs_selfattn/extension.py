@@ -28,11 +28,13 @@ from markdown.preprocessors import Preprocessor
 
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.options import SITE_OPTIONS, option_problems, pipeline_settings
+from mkdocs_selfattn.example import ResolvedFile
+from mkdocs_selfattn.options import SITE_OPTIONS, option_problems
 from mkdocs_selfattn.page import expand_page
 from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.pipeline import Pipeline, ResolvedFile
+from mkdocs_selfattn.pipeline import Pipeline
 from mkdocs_selfattn.scheduler import PendingHtml
+from mkdocs_selfattn.settings import pipeline_settings
 
 log = logging.getLogger("mkdocs_selfattn")
 

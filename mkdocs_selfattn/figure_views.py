@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cache import code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.jobs import render_chart_job
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
 from mkdocs_selfattn.render.words import CHART, words
 from mkdocs_selfattn.spec import ViewOptions
+from mkdocs_selfattn.version import __version__
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered
+    from mkdocs_selfattn.example import Example, Piece, Rendered, ViewContext
     from mkdocs_selfattn.spec import ExampleSpec
 
 FIGURES = ("chart", "context_chart", "separation_chart", "context_space")
@@ -31,35 +31,35 @@ def figure_names(view: ViewOptions) -> list[str]:
 
 
 def chart_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     """Every candidate's weight: per target, or per question/head (``query:`` picks one)."""
     return _figure(pipeline, example, view, line, out, "chart")
 
 
 def context_chart_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     """Each question's (or head's) context beside the uniform baseline."""
     return _figure(pipeline, example, view, line, out, "context_chart")
 
 
 def separation_chart_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     """How far two heads' contexts are apart, per group (scenario)."""
     return _figure(pipeline, example, view, line, out, "separation_chart")
 
 
 def context_space_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     """Every head's context as a point on the first two context axes."""
     return _figure(pipeline, example, view, line, out, "context_space")
 
 
 def _figure(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered, name: str
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered, name: str
 ) -> Piece:
     """Any chart view: checked, then from the cache, a worker or drawn here."""
     from mkdocs_selfattn.render.chart_context import figure_problem

@@ -30,7 +30,7 @@ from mkdocs_selfattn.render.labels import Labels, py_list
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.pipeline import Example
+    from mkdocs_selfattn.example import Example
 
 T = TypeVar("T")
 _POSITION = re.compile(r"^(?P<token>.+)@(?P<index>-?\d+)$")

@@ -1,4 +1,4 @@
-"""Inline values of the questions (P5-13.1) and heads (P5-13.3) layouts: every quantity their
+"""Inline values of the questions and heads layouts: every quantity their
 printouts show, one row of :data:`READING_QUANTITIES` each, beside :data:`inline.QUANTITIES`
 (the targets layout).
 
@@ -23,7 +23,7 @@ from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.pipeline import Example
+    from mkdocs_selfattn.example import Example
 
 _POSITION = re.compile(r"^(?P<token>.+)@(?P<row>\d+)$")
 

@@ -31,7 +31,7 @@ computations are sent before any chart, so this must cover a whole course: at 64
 cold build recomputed 59 results for their charts. A result is a few kilobytes."""
 
 Result = DocumentResult | ReadingResult
-"""What an example computes: P5-13.2's targets, or a questions or heads reading."""
+"""What an example computes: the targets layout's results, or a questions or heads reading."""
 
 _RESULTS: OrderedDict[str, Result] = OrderedDict()
 

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
-from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cache import Cache, code_fingerprint, matplotlib_version
 from mkdocs_selfattn.page_memo import KIND, PageMemo, file_digest, memo_key
 from mkdocs_selfattn.publish import file_path
 from mkdocs_selfattn.site_language import page_language
 from mkdocs_selfattn.slots import PageSlots
+from mkdocs_selfattn.version import __version__
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.page import ExpandedPage

@@ -14,12 +14,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
-
-if TYPE_CHECKING:
-    from mkdocs_selfattn.pipeline import Settings
 
 MAX_CHART_INCHES = 100.0
 """Far beyond any page; larger sizes only make matplotlib slow or fail."""
@@ -269,12 +266,12 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
     ),
 )
 """Every site option, declared once: the MkDocs config (:mod:`plugin_options`), the extension's
-config and the pipeline's :class:`~mkdocs_selfattn.pipeline.Settings` are derived from it."""
+config and the pipeline's :class:`~mkdocs_selfattn.settings.Settings` are derived from it."""
 
 PIPELINE_OPTIONS: Mapping[str, SiteOption] = MappingProxyType(
     {option.name: option for option in SITE_OPTIONS if option.setting is not None}
 )
-"""The options :class:`~mkdocs_selfattn.pipeline.Settings` holds."""
+"""The options :class:`~mkdocs_selfattn.settings.Settings` holds."""
 
 PAGE_SHAPING = tuple(option.name for option in SITE_OPTIONS if option.shapes_pages)
 """Options in every page memo's key (the rest change no page's bytes)."""
@@ -289,22 +286,3 @@ def option_problems(values: dict[str, object]) -> list[str]:
             if problem is not None:
                 found.append(f"option '{option.name}': {problem}")
     return found
-
-
-def pipeline_settings(
-    values: Mapping[str, Any],
-    *,
-    draw_charts: bool = True,
-    mermaid_fence: bool = True,
-    mermaid: tuple[str, str] | None = ("pre", "mermaid"),
-) -> Settings:
-    """The pipeline's settings from checked option values (imported late: a warm build served
-    from page memos never loads the pipeline)."""
-    from mkdocs_selfattn.pipeline import Settings
-
-    return Settings(
-        draw_charts=draw_charts,
-        mermaid_fence=mermaid_fence,
-        mermaid=mermaid,
-        **{name: values[name] for name in PIPELINE_OPTIONS if name in values},
-    )

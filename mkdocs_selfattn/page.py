@@ -22,11 +22,12 @@ from mkdocs_selfattn.errors import (
     UseOfFailedExampleError,
     did_you_mean,
 )
+from mkdocs_selfattn.example import Example, Piece, Rendered, Resolver
 from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.languages import localize_view
 from mkdocs_selfattn.markdown_scan import RawBlock, find_blocks
 from mkdocs_selfattn.page_memo import file_digest
-from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered, Resolver
+from mkdocs_selfattn.pipeline import Pipeline
 from mkdocs_selfattn.render.template_env import TemplateError
 from mkdocs_selfattn.scheduler import PendingHtml
 from mkdocs_selfattn.shared import SharedFileError, block_definition

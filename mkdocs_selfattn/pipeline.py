@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Protocol
 
-from mkdocs_selfattn import __version__
 from mkdocs_selfattn.block_errors import mismatch, read_bytes, read_text, with_label_hint
 from mkdocs_selfattn.cache import Cache, code_fingerprint, content_key
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, did_you_mean
+from mkdocs_selfattn.example import Example, Rendered, ResolvedFile, Resolver
 from mkdocs_selfattn.jobs import (
     ChartRequest,
     ComputeRequest,
@@ -29,114 +25,15 @@ from mkdocs_selfattn.jobs import (
     payload_of,
 )
 from mkdocs_selfattn.languages import localized_file, localized_script
-from mkdocs_selfattn.options import PIPELINE_OPTIONS
 from mkdocs_selfattn.readings import ReadingResult, reading_from_dict
-from mkdocs_selfattn.render.chart import ChartStyle
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
 from mkdocs_selfattn.results import DocumentResult, result_from_dict
-from mkdocs_selfattn.scheduler import PendingHtml, Scheduler
+from mkdocs_selfattn.scheduler import Scheduler
+from mkdocs_selfattn.settings import Settings
 from mkdocs_selfattn.spec import NUMBER_KEYS, ExampleSpec, ViewOptions
+from mkdocs_selfattn.version import __version__
 from mkdocs_selfattn.views import VIEWS, cached_chart, chart_key, chart_text, figure_names
-
-
-@dataclass(frozen=True)
-class ResolvedFile:
-    """A file a block names: where it is, how messages show it, and its link from the page."""
-
-    path: Path
-    display: str
-    link: str | None = None
-
-
-class Resolver(Protocol):
-    """Path policy of one page; raises :class:`~mkdocs_selfattn.errors.BlockError` on refusal."""
-
-    project_root: Path
-
-    def resolve(self, raw: str, key: str, line: int) -> ResolvedFile: ...
-
-
-class Settings:
-    """Site-wide choices that change what views look like (all part of cache keys): every site
-    option whose row in :data:`~mkdocs_selfattn.options.SITE_OPTIONS` has a ``setting``, read as
-    ``settings.NAME``, and what the adapter found out about the site."""
-
-    def __init__(
-        self,
-        *,
-        draw_charts: bool = True,
-        mermaid_fence: bool = True,
-        mermaid: tuple[str, str] | None = ("pre", "mermaid"),
-        **options: Any,
-    ) -> None:
-        unknown = sorted(set(options) - set(PIPELINE_OPTIONS))
-        if unknown:
-            raise TypeError(f"not an option the pipeline reads: {', '.join(unknown)}")
-        self.options: Mapping[str, Any] = MappingProxyType(
-            {
-                name: option.setting(options.get(name, option.default))
-                for name, option in PIPELINE_OPTIONS.items()
-                if option.setting is not None
-            }
-        )
-        self.draw_charts = draw_charts
-        """Off for ``mkdocs-selfattn check``: chart views are checked, but nothing is drawn."""
-        self.mermaid_fence = mermaid_fence
-        """Whether the site renders ``mermaid`` fences (MkDocs: a superfences custom fence)."""
-        self.mermaid = mermaid
-        """How the site's superfences writes a mermaid fence, (element, class), so the view can
-        be that HTML (kept out of the search index); None: a formatter of its own, so a fence."""
-        self.chart = ChartStyle(
-            width=self.chart_width,
-            height=self.chart_height,
-            colors=self.chart_colors,
-            fonts=self.chart_fonts,
-        )
-
-    def __getattr__(self, name: str) -> Any:
-        options = self.__dict__.get("options")
-        if options is None or name not in options:
-            raise AttributeError(name)
-        return options[name]
-
-
-@dataclass(frozen=True)
-class Example:
-    """A computed example, ready to show in any view and to answer inline values."""
-
-    spec: ExampleSpec
-    csv: ResolvedFile
-    csv_bytes: bytes
-    result: DocumentResult | ReadingResult
-    """P5-13.2's targets, or a questions or heads reading (views dispatch on the type)."""
-    labels: Labels
-    printout: str
-    script: ResolvedFile | None
-    script_text: str | None
-    script_output: str | None
-    key: str
-    shared_warnings: tuple[str, ...] = ()
-    """Found while loading, about the CSV rather than the block (uneven candidates): adapters
-    log each once per build."""
-
-
-Piece = tuple[str, "str | PendingHtml"]
-"""("md", markdown), ("html", raw HTML that must bypass markdown) or ("late", raw HTML that
-bypasses markdown and the search index: tables, figures and charts, which are numbers (charts may
-still be drawing). The plugin puts "late" pieces in after search has indexed the page, which
-keeps the index to the prose and the printout and saves parsing every table cell for it."""
-
-
-@dataclass
-class Rendered:
-    """A view's pieces and what it found wrong without failing the block."""
-
-    pieces: list[Piece] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    """About the block (a chart font without some glyph)."""
-    shared_warnings: list[str] = field(default_factory=list)
-    """About the site or a file (the missing mermaid fence): logged once per build."""
 
 
 class Pipeline:

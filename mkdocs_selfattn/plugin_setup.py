@@ -13,7 +13,7 @@ from mkdocs.config.defaults import MkDocsConfig
 
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.memo_store import MemoStore
-from mkdocs_selfattn.options import PAGE_SHAPING, pipeline_settings
+from mkdocs_selfattn.options import PAGE_SHAPING
 from mkdocs_selfattn.plugin_options import cache_folder
 from mkdocs_selfattn.publish import Site
 from mkdocs_selfattn.site_fences import has_mermaid_fence, mermaid_format
@@ -68,6 +68,7 @@ def make_pipeline(
     """Imported late: a build served wholly from page memos never loads the pipeline."""
     from mkdocs_selfattn.pipeline import Pipeline
     from mkdocs_selfattn.scheduler import Scheduler
+    from mkdocs_selfattn.settings import pipeline_settings
 
     settings = pipeline_settings(
         options,

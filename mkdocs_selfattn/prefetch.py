@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from mkdocs_selfattn.errors import BlockError, SelfAttnError
+from mkdocs_selfattn.example import Resolver
 from mkdocs_selfattn.languages import localize_view
 from mkdocs_selfattn.markdown_scan import find_blocks
-from mkdocs_selfattn.pipeline import Pipeline, Resolver
+from mkdocs_selfattn.pipeline import Pipeline
 from mkdocs_selfattn.shared import block_definition
 from mkdocs_selfattn.spec import BlockSpec, ViewOptions, parse_block
 from mkdocs_selfattn.views import figure_names

@@ -22,7 +22,7 @@ from mkdocs_selfattn.page_assets import CSS_URI, MERMAID_URI, VENDOR
 from mkdocs_selfattn.paths import resolve_path
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.pipeline import ResolvedFile
+    from mkdocs_selfattn.example import ResolvedFile
 
 OUTSIDE_DOCS_URI = "assets/selfattn-data"
 
@@ -93,7 +93,7 @@ class PageResolver:
         self.url = url
 
     def resolve(self, raw: str, key: str, line: int) -> ResolvedFile:
-        from mkdocs_selfattn.pipeline import ResolvedFile  # only pages that compute load it
+        from mkdocs_selfattn.example import ResolvedFile
 
         path, display = resolve_path(
             raw,

@@ -1,11 +1,11 @@
 """The engine of the questions and heads layouts: attention's own passes over groups of rows.
 
-A reading table is handed to :mod:`mkdocs_selfattn.attention` as a candidate table whose
-"target" is the group (a scenario, a document, or the whole file): the same segmentation, the same
-left-to-right weighted sums and the same softmax with the portable exp compute every layout, so
-P5-13.1, P5-13.2 and P5-13.3 are three cases of one engine and agree with their scripts to the last
-bit. A question weighs its score column through the softmax; a head's weights are given (checked
-per group to sum to 1, or normalised where the block asks).
+A reading table is handed to :mod:`mkdocs_selfattn.attention` as a candidate table whose "target"
+is the group (a scenario, a document, or the whole file): the same segmentation, the same left-to-
+right weighted sums and the same softmax with the portable exp compute every layout, so targets,
+questions and heads are three cases of one engine and agree with their scripts to the last bit. A
+question weighs its score column through the softmax; a head's weights are given (checked per group
+to sum to 1, or normalised where the block asks).
 """
 
 from __future__ import annotations

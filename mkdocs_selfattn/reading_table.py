@@ -29,8 +29,8 @@ DEFAULT_COLUMNS = {
     "candidate": "candidate_token",
     "role": "candidate_role",
 }
-"""Column names of the roles a block does not map (P5-13.2's names); ``group`` has none: without
-it, a document (or the whole file) is one group."""
+"""Column names of the roles a block does not map (the targets layout's names); ``group`` has
+none: without it, a document (or the whole file) is one group."""
 
 
 @dataclass(frozen=True)

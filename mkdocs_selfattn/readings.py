@@ -3,11 +3,12 @@ form, the counterpart of :mod:`mkdocs_selfattn.results` for the layouts where on
 is read by several heads or questions.
 
 The engine's model is the same for every layout: a group of candidate rows (a document's target in
-P5-13.2, the whole file or a document in P5-13.1, one scenario of a report in P5-13.3) is read by
-one or more heads, each with weights from a score column through the softmax or given as a weight
-column; contexts, baselines, shifts, top lines, named groups, differences from the reference head
-and separations follow from the weights. P5-13.2's records stay :class:`~results.DocumentResult`
-(its pages are byte-identical to what they were); these records carry the other two layouts.
+the targets layout, the whole file or a document of questions, one scenario of a report read by
+heads) is read by one or more heads, each with weights from a score column through the softmax or
+given as a weight column; contexts, baselines, shifts, top lines, named groups, differences from
+the reference head and separations follow from the weights. The targets layout's records stay
+:class:`~results.DocumentResult` (its pages are byte-identical to what they were); these records
+carry the other two layouts.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class Line:
     """One candidate row of a group, in CSV order."""
 
     token: str
-    """The candidate column's cell (P5-13.1: the line id; P5-13.3: the token fragment)."""
+    """The candidate column's cell (questions: a manual's line id; heads: a token fragment)."""
     role: str
     """The role column's cell, "" when the file has no role column."""
     row: int
@@ -73,7 +74,7 @@ class GroupResult:
     """A group of rows and every head that reads it."""
 
     name: str
-    """The group column's cell (P5-13.3's scenario); the document, or "", without one."""
+    """The group column's cell (a heads layout's scenario); the document, or "", without one."""
     lines: tuple[Line, ...]
     baseline: tuple[float, ...]
     """Plain mean of the lines' vectors per axis (every line weighted alike)."""

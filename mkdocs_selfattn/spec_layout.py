@@ -1,6 +1,6 @@
 """Which layout a defining block asks for, and the keys that only make sense in one of them.
 
-``targets:`` (P5-13.2), ``queries:`` (P5-13.1) and ``heads:`` (P5-13.3) each decide how the rows
+``targets:``, ``queries:`` and ``heads:`` each decide how the rows
 are read, so a block gives at most one; a key of another layout would be silently ignored, so it
 is refused at its own line instead.
 """

@@ -48,29 +48,17 @@ from mkdocs_selfattn.render.words import MERMAID, READING, TABLE, page_word, wor
 from mkdocs_selfattn.spec import ViewOptions
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.pipeline import Example, Piece, Pipeline, Rendered
-    from mkdocs_selfattn.results import DocumentResult
+    from mkdocs_selfattn.example import Example, Piece, Rendered, ViewContext
 
-View = Callable[["Pipeline", "Example", ViewOptions, int, "Rendered"], "Piece"]
-
-
-def _targets(example: Example, name: str, line: int) -> DocumentResult:
-    """The example's targets result, for the views that draw only that layout so far."""
-    from mkdocs_selfattn.results import DocumentResult
-
-    if not isinstance(example.result, DocumentResult):
-        raise BlockError(
-            f"the '{name}' view does not show a 'queries:' or 'heads:' example yet", line=line
-        )
-    return example.result
+View = Callable[["ViewContext", "Example", ViewOptions, int, "Rendered"], "Piece"]
 
 
-def _number_format(pipeline: Pipeline, view: ViewOptions) -> str | None:
+def _number_format(pipeline: ViewContext, view: ViewOptions) -> str | None:
     return view.number_format or pipeline.settings.number_format
 
 
 def output_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     if example.script_output is not None:
         return ("md", fence("text", example.script_output))
@@ -81,7 +69,7 @@ def output_view(
 
 
 def table_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
     result = example.result
@@ -94,7 +82,7 @@ def table_view(
 
 
 def compare_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     number_format = _number_format(pipeline, view)
     result = example.result
@@ -110,7 +98,7 @@ def compare_view(
 
 
 def csv_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     result = example.result
     if isinstance(result, ReadingResult):
@@ -131,7 +119,7 @@ def _csv_rows(example: Example) -> Table:
 
 
 def mermaid_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     settings = pipeline.settings
     if not settings.mermaid_fence:
@@ -151,7 +139,7 @@ def mermaid_view(
 
 
 def code_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     if example.script is None or example.script_text is None:
         raise BlockError(
@@ -164,7 +152,7 @@ def code_view(
 
 
 def try_view(
-    pipeline: Pipeline, example: Example, view: ViewOptions, line: int, out: Rendered
+    pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     """The in-page experiment (issue 15; render/try_view.py, render/try_readings.py)."""
     from mkdocs_selfattn.readings import ReadingResult

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.pipeline import Resolver
+    from mkdocs_selfattn.example import Resolver
 
 
 def named_files(markdown: str, resolver: Resolver) -> set[Path]:

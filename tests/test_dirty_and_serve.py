@@ -112,8 +112,8 @@ def test_a_missing_file_is_watched_through_its_nearest_folder(tmp_path: Path) ->
 
 
 def _resolver(site: Site, page: Path) -> Any:
+    from mkdocs_selfattn.example import ResolvedFile
     from mkdocs_selfattn.paths import resolve_path
-    from mkdocs_selfattn.pipeline import ResolvedFile
 
     class PageResolver:
         project_root = site.root

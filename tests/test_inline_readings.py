@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mkdocs_selfattn.errors import BlockError
+from mkdocs_selfattn.example import Example, ResolvedFile
 from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
-from mkdocs_selfattn.pipeline import Example, ResolvedFile
 from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.spec import ExampleSpec

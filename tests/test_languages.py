@@ -13,12 +13,14 @@ from sites import COURSE_CSV, COURSE_CSV_REL, parse_html, table_rows
 from mkdocs_selfattn.block_errors import error_html
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import BlockError, DataError
+from mkdocs_selfattn.example import ResolvedFile
 from mkdocs_selfattn.languages import localize_spec, localize_view, localized_script, pick
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.page import expand_page
 from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.pipeline import Pipeline, ResolvedFile, Settings
+from mkdocs_selfattn.pipeline import Pipeline
 from mkdocs_selfattn.render.words import CHART, MERMAID, PAGE, TABLE, primary, words
+from mkdocs_selfattn.settings import Settings
 from mkdocs_selfattn.shared import load_shared
 from mkdocs_selfattn.spec import BlockSpec, parse_block
 

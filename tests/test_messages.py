@@ -22,15 +22,17 @@ from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.csv_read import parse_table
 from mkdocs_selfattn.document_results import compute_document
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
+from mkdocs_selfattn.example import Example, ResolvedFile
 from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.page import ExpandedPage, expand_page, recover_id
 from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.pipeline import Example, Pipeline, ResolvedFile, Settings
+from mkdocs_selfattn.pipeline import Pipeline
 from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
 from mkdocs_selfattn.scheduler import PendingHtml
+from mkdocs_selfattn.settings import Settings
 from mkdocs_selfattn.spec import parse_block
 
 HEADER = "document_id,target_token,candidate_token,candidate_role,v,score"

@@ -11,7 +11,8 @@ import yaml
 
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.options import PIPELINE_OPTIONS, SITE_OPTIONS, SiteOption
-from mkdocs_selfattn.pipeline import Settings, result_key
+from mkdocs_selfattn.pipeline import result_key
+from mkdocs_selfattn.settings import Settings
 from mkdocs_selfattn.spec import KEYS, NUMBER_KEYS, ExampleSpec
 
 PAGE = Path(__file__).parents[1] / "docs" / "plugin" / "configuration.md"

@@ -28,10 +28,12 @@ from sites import (
 )
 
 from mkdocs_selfattn.cache import Cache
+from mkdocs_selfattn.example import Example, ResolvedFile
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.pipeline import Example, Pipeline, ResolvedFile, Settings
+from mkdocs_selfattn.pipeline import Pipeline
 from mkdocs_selfattn.render.chart import render_chart
+from mkdocs_selfattn.settings import Settings
 from mkdocs_selfattn.spec import BlockSpec, ViewOptions, parse_block
 
 GOLDEN = Path(__file__).parent / "golden" / "views"

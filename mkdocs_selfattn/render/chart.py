@@ -8,7 +8,7 @@ A target or head with more candidates than a chart can show gets the top ones an
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mkdocs_selfattn.readings import HeadResult, ReadingResult
@@ -209,7 +209,3 @@ def chart_words(
     out += [shorten(c) for c in data.candidates]
     out += [format_value(w, number_format) for ws in data.weights for w in ws]
     return out
-
-
-def texts_of(values: Sequence[float], number_format: str | None) -> tuple[str, ...]:
-    return tuple(format_value(v, number_format) for v in values)

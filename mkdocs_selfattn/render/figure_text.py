@@ -17,7 +17,7 @@ LABEL_WIDTH = 18
 with "…", the full text kept in the chart's ``<title>`` tooltip."""
 
 ALL_ITEMS = 40
-"""Up to this many candidates a figure shows them all (P5-13.1's 40 lines); beyond it, the top
+"""Up to this many candidates a figure shows them all (a 40-line manual); beyond it, the top
 :data:`TOP_ITEMS` and one summary item."""
 
 TOP_ITEMS = 20

@@ -13,6 +13,8 @@ from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.escape import mermaid_label
 from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value, py_list
+from mkdocs_selfattn.render.mermaid_nodes import CLASSES, NODE_WIDTH, TOP_LIMIT, label, others, rows
+from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
 from mkdocs_selfattn.results import DocumentResult
 
 DEFAULT_TEXT: Mapping[str, str] = {
@@ -30,35 +32,6 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "separation": "separation",
 }
 
-NODE_WIDTH = 32
-"""Widest token a node shows, in columns (a CJK character is two); longer ones end in "…"."""
-
-TOP_LIMIT = 20
-"""Most lines a weights node lists, whatever ``top:`` asks."""
-
-# Translucent fills and no text colour: Material's mermaid theme colours the labels for the light
-# or dark palette, so a fixed light fill would leave pale text on a pale box in dark mode.
-_CLASSES = (
-    "  classDef input fill:#64748b1f,stroke:#64748b\n"
-    "  classDef target fill:#0891b21f,stroke:#0891b2\n"
-    "  classDef weight fill:#2563eb1f,stroke:#2563eb\n"
-    "  classDef result fill:#16a34a1f,stroke:#16a34a"
-)
-
-
-def others(words: Mapping[str, str], n: int) -> str:
-    """The summary item of a long list, escaped."""
-    return mermaid_label(words["others"].replace("{n}", str(n)))
-
-
-def rows(names: list[str], per_row: int = 8) -> str:
-    """Names in rows of ``per_row``, so a node of forty lines is a block, not one long line."""
-    return "<br/>".join(" · ".join(names[i : i + per_row]) for i in range(0, len(names), per_row))
-
-
-def _label(*lines: str) -> str:
-    return '["' + "<br/>".join(lines) + '"]'
-
 
 def render_mermaid(
     result: DocumentResult | ReadingResult,
@@ -71,8 +44,6 @@ def render_mermaid(
     """Mermaid source (without the fence). Node ids are generated, never taken from the CSV."""
     words = {**DEFAULT_TEXT, **(text or {})}
     if isinstance(result, ReadingResult):
-        from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
-
         return reading_mermaid(result, labels, words, top=top, number_format=number_format)
 
     def t(key: str) -> str:
@@ -95,8 +66,8 @@ def render_mermaid(
         listed.append(others(words, len(kept.others)))
     lines = [
         "flowchart TD",
-        f"  doc{_label(t('document'), name(result.document))}",
-        "  cand" + _label(t("candidates"), rows(listed)),
+        f"  doc{label(t('document'), name(result.document))}",
+        "  cand" + label(t("candidates"), rows(listed)),
         "  doc --> cand",
     ]
     for n, target in enumerate(result.targets):
@@ -113,12 +84,12 @@ def render_mermaid(
         shift = mermaid_label(py_list(target.shift))
         target_label = name(target.target, target.target_index)
         lines += [
-            f"  cand --> t{n}{_label(t('target') + ': ' + target_label)}",
-            f"  t{n} --> w{n}{_label(t('weights'), *weight_lines)}",
+            f"  cand --> t{n}{label(t('target') + ': ' + target_label)}",
+            f"  t{n} --> w{n}{label(t('weights'), *weight_lines)}",
             f"  w{n} --> r{n}"
-            + _label(t("representation"), representation, f"{t('shift')} {shift}"),
+            + label(t("representation"), representation, f"{t('shift')} {shift}"),
         ]
-    lines.append(_CLASSES)
+    lines.append(CLASSES)
     n_targets = len(result.targets)
     if n_targets:
         lines += [

@@ -1,7 +1,7 @@
 """Mermaid graphs of the questions and heads layouts.
 
 Questions: the group's lines → each question → its top lines → its context and shift, the
-P5-13.1 figure. Heads: each group (scenario) → each head with its top tokens and context → the
+questions figure. Heads: each group (scenario) → each head with its top tokens and context → the
 separation of the two heads the ``separation_chart`` compares. Node ids are generated, never taken
 from the CSV; every label is escaped, long tokens shortened, and a group with more lines than a
 node can list shows the heaviest and "N others".
@@ -15,7 +15,7 @@ from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult
 from mkdocs_selfattn.render.escape import mermaid_label
 from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value
-from mkdocs_selfattn.render.mermaid import _CLASSES, NODE_WIDTH, TOP_LIMIT, _label, others, rows
+from mkdocs_selfattn.render.mermaid_nodes import CLASSES, NODE_WIDTH, TOP_LIMIT, label, others, rows
 
 MAX_GROUPS = 12
 """Groups a graph draws; the others are one "N others" node (the tables list them all)."""
@@ -75,9 +75,9 @@ class _Graph:
         shown = [format_value(v, self.number_format) for v in values]
         return mermaid_label(shown[0] if len(shown) == 1 else "[" + ", ".join(shown) + "]")
 
-    def node(self, ident: str, kind: str, *label: str) -> str:
+    def node(self, ident: str, kind: str, *lines: str) -> str:
         self.classes[kind].append(ident)
-        return f"{ident}{_label(*label)}"
+        return f"{ident}{label(*lines)}"
 
     def tops(self, group: GroupResult, head: HeadResult) -> list[str]:
         picked = head.top(self.top)
@@ -156,7 +156,7 @@ class _Graph:
             self.lines.append(f"  g{gi}h{b} -.- {s}")
 
     def source(self) -> str:
-        out = [*self.lines, _CLASSES]
+        out = [*self.lines, CLASSES]
         for kind, idents in self.classes.items():
             if idents:
                 out.append(f"  class {','.join(idents)} {kind}")

@@ -37,7 +37,8 @@ top_token = {{ t.top.display }}
 
 {% endfor %}
 """
-"""P5-13.2 (``self_attention_memo.py``): the document, then per target every candidate."""
+"""The targets layout (as a script such as ``self_attention_memo.py`` prints it): the
+document, then per target every candidate."""
 
 QUESTIONS_TEMPLATE = """\
 {% for g in groups %}
@@ -58,7 +59,8 @@ signal = {{ line.cells[value_column] if value_column else line.vector | r3 }}
 {% endfor %}
 {% endfor %}
 """
-"""P5-13.1 (``attention_manual_lines.py``): per question its context and top lines; the signal is
+"""The questions layout (as a script such as ``attention_manual_lines.py`` prints it):
+per question its context and top lines; the signal is
 the value cell as written when one CSV column is the value (else the projected vector)."""
 
 HEADS_TEMPLATE = """\
@@ -87,7 +89,8 @@ head_separation[{{ a.name }}, {{ b.name }}] = {{ g.separation(a.name, b.name) | 
 
 {% endfor %}
 """
-"""P5-13.3 (``multihead_report_scenarios.py``): per group each head's context (``=`` aligned),
+"""The heads layout (as a script such as ``multihead_report_scenarios.py`` prints it):
+per group each head's context (``=`` aligned),
 the differences from the reference head, and the separation of the two other heads (with more
 heads, of every pair of them)."""
 

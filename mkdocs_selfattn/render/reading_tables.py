@@ -1,4 +1,4 @@
-"""Tables of the questions (P5-13.1) and heads (P5-13.3) layouts, in the table model of
+"""Tables of the questions and heads layouts, in the table model of
 :mod:`mkdocs_selfattn.render.tables` (same writers, same escaping).
 
 A group of more than :data:`LONG_GROUP` lines shows each head's ``top`` lines and one summary

@@ -300,10 +300,3 @@ def render_compare(
 ) -> str:
     """Markdown of :func:`compare_table`."""
     return to_markdown([compare_table(result, labels, number_format, text)], escape)
-
-
-def render_csv_rows(
-    header: Sequence[str], rows: Sequence[Sequence[str]], link: str | None, file_name: str
-) -> str:
-    """Markdown of :func:`csv_table`."""
-    return to_markdown([csv_table(header, rows, link, file_name)])

@@ -1,7 +1,7 @@
-"""Template records of the targets layout (P5-13.2): the document's targets and candidates as the
+"""Template records of the targets layout: the document's targets and candidates as the
 printout reads them, and each candidate's CSV cells as written (``c.cells.evidence_cap``).
 
-The records keep lists always, as P5-13.2's printout has always printed them. The cells are read
+The records keep lists always, as the targets printout has always printed them. The cells are read
 from the CSV only when a template asks for one: the default template never does, so a page
 without a template pays nothing for them.
 """
@@ -128,7 +128,7 @@ def target_variables(
     csv_bytes: bytes | None = None,
     columns: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The targets layout (P5-13.2): a document's targets in CSV order."""
+    """The targets layout: a document's targets in CSV order."""
     rows = TargetRows(csv_bytes, columns or {}, result.document)
     return {
         "layout": "targets",

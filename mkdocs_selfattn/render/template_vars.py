@@ -4,7 +4,7 @@ as records the author reads with dots (``q.context``, ``line.cells.line_id``).
 Records are built lazily: a file of a million lines read by three questions must cost nothing
 for a template that prints the top three. Lists stay Python lists, so ``{{ x }}`` prints exactly
 what the chapter's ``print(x)`` would; with a single axis, contexts, baselines, shifts,
-differences and vectors are plain numbers (the P5-13.1 printout's ``context = 4.685``). The
+differences and vectors are plain numbers (the questions printout's ``context = 4.685``). The
 targets layout's records are in :mod:`template_targets`.
 
 docs/plugin/templates.md documents every name below; keep the two in step.
@@ -204,7 +204,7 @@ class HeadVars(Described):
 
 
 class GroupVars(Described):
-    """A group of lines (P5-13.1: the file or a document; P5-13.3: one scenario)."""
+    """A group of lines (questions: the file or a document; heads: one scenario)."""
 
     kind = "group"
     fields = (
@@ -279,7 +279,7 @@ def _listed(value: Any) -> list[float]:
 
 
 def reading_variables(result: ReadingResult, labels: Labels, top: int = 3) -> dict[str, Any]:
-    """The questions (P5-13.1) and heads (P5-13.3) layouts: groups read by heads or questions.
+    """The questions and heads layouts: groups read by heads or questions.
 
     A questions example of one group also offers its ``baseline``, ``queries`` and ``lines`` at the
     top level, as the drafts' templates write them.

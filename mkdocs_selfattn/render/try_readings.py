@@ -1,4 +1,4 @@
-"""The ``try`` view's data for the questions (P5-13.1) and heads (P5-13.3) layouts.
+"""The ``try`` view's data for the questions and heads layouts.
 
 The browser engine (assets/try/selfattn-try.js) reads groups of rows, each read by one or more
 heads; this module maps a :class:`~mkdocs_selfattn.readings.ReadingResult` onto that shape. A

@@ -3,7 +3,7 @@
 The browser script (assets/try/selfattn-try.js) recomputes in float64 with the core's order of
 operations. Its data is generic — groups of candidate rows read by one or more heads, each with
 scores through the softmax or given weights; values are vector columns, optionally projected on
-named axes — so a layout other than P5-13.2 only has to produce this dictionary.
+named axes — so a layout other than targets only has to produce this dictionary.
 """
 
 from __future__ import annotations
@@ -135,8 +135,8 @@ def view_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
 
     own = WORDS.get(primary(language), {})
     overrides = {k: v for k, v in text.items() if k in OVERRIDABLE}
-    # Only the words both views wrote for P5-13.2: the table view's later words (for other
-    # layouts) must not change this view's data.
+    # Only the words both views wrote for the targets layout: the table view's later words (for
+    # other layouts) must not change this view's data.
     table = {k: v for k, v in words(TABLE, language).items() if k in TABLE_SHARED}
     return {**WORDS["en"], **own, **table, **overrides}
 
@@ -156,7 +156,7 @@ def try_data(
     csv_href: str | None,
     csv_name: str,
 ) -> dict[str, Any]:
-    """The engine's input for a P5-13.2 example: one group per target, each read by one head."""
+    """The engine's input for a targets example: one group per target, each read by one head."""
     csv_text = csv_bytes.decode("utf-8-sig")
     cells = _score_cells(result, csv_bytes, csv_text, source, columns, vectors)
     return {

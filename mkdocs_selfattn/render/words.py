@@ -163,7 +163,7 @@ PAGE: Mapping[str, Mapping[str, str]] = {
 
 TRY_READING: Mapping[str, Mapping[str, str]] = {
     # The try view's words for the questions and heads layouts (render/try_readings.py); its
-    # P5-13.2 words stay in render/try_view.py, so those pages do not change.
+    # The targets layout's words stay in render/try_view.py, so those pages do not change.
     "en": {
         "question": "question",
         "group": "group",

@@ -28,11 +28,13 @@ from hypothesis import strategies as st
 
 from mkdocs_selfattn.cache import Cache
 from mkdocs_selfattn.errors import BlockError, DataError, SelfAttnError
+from mkdocs_selfattn.example import ResolvedFile
 from mkdocs_selfattn.markdown_scan import RawBlock
 from mkdocs_selfattn.page import ExpandedPage, expand_page
 from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.pipeline import Pipeline, ResolvedFile, Settings
+from mkdocs_selfattn.pipeline import Pipeline
 from mkdocs_selfattn.scheduler import PendingHtml
+from mkdocs_selfattn.settings import Settings
 from mkdocs_selfattn.spec import parse_block
 
 from .support import GOOD_CSV

@@ -1,0 +1,4 @@
+"""The package version, in a module of its own so that any layer can name it without importing the
+public API above it."""
+
+__version__ = "0.1.0"
