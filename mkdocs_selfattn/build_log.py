@@ -10,6 +10,7 @@ passes), so what was logged is kept on it.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,9 @@ class BuildLog:
     """Every ``page:line: selfattn: …`` line logged this build."""
     once: set[str] = field(default_factory=set)
     """Problems of a file or of the site (see ``Problem.once``) logged this build."""
+    work: Counter[str] = field(default_factory=Counter)
+    """What the build's passes could not take from the cache, by cache entry kind, summed over
+    every pass (every language) for the ``-v`` summary: one pass alone may have reused them all."""
 
     def first_time(self, message: str) -> bool:
         if message in self.messages:

@@ -111,6 +111,10 @@ def check_site(config_file: str | None = None) -> CheckReport:
     collector = _Collector()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(collector)
+    # As MkDocs' own command line does: the report prints each problem once. Python's root
+    # logger gets a handler of its own as soon as any library calls logging.info() and friends
+    # (older git-revision-date-localized did), and would print every problem again on stderr.
+    propagate, logger.propagate = logger.propagate, False
     config: MkDocsConfig | None = None
     try:
         config = load_config(config_file)
@@ -136,6 +140,7 @@ def check_site(config_file: str | None = None) -> CheckReport:
         if config is not None:
             config.plugins.on_shutdown()
         logger.removeHandler(collector)
+        logger.propagate = propagate
     report.problems = collector.findings
     return report
 

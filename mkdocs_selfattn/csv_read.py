@@ -15,11 +15,13 @@ import os
 import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
 from mkdocs_selfattn import csv_size, csv_small
+from mkdocs_selfattn.arrow_extra import arrow_missing, needs_arrow
 from mkdocs_selfattn.candidate_table import (
     PARALLEL_ROWS,
     CandidateTable,
@@ -83,6 +85,11 @@ def parse_table(
         small = _read_small(data, header, cols, vector_columns, has_index)
         if small is not None:
             return _validated(small, source, cols, vector_columns, data, header, has_index)
+    if arrow_missing():
+        body = without_bom(data)
+        raise needs_arrow(
+            data, source, partial(diagnose, body, header, cols, vector_columns, has_index, source)
+        )
     arrow = parse_with_arrow(data, header, cols, vector_columns, has_index, source)
     n_rows = arrow.num_rows
     if n_rows == 0:

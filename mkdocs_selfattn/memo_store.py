@@ -83,7 +83,11 @@ class MemoStore:
         hit or miss, for the look-ahead and ``--dirty``)."""
         payload = self.cache.peek(KIND, key) if peek else self.cache.get(KIND, key)
         memo = PageMemo.from_payload(payload)
-        return memo if memo is not None and memo.inputs_unchanged(self.digest) else None
+        if memo is not None and memo.inputs_unchanged(self.digest):
+            return memo
+        if payload is not None and not peek:  # found, but its inputs changed: rebuilt
+            self.cache.kind_misses[KIND] += 1
+        return None
 
     def page_holds(self, file: File, config: MkDocsConfig) -> bool:
         """Whether the page's last good build is still right (``--dirty``): no blocks, or a

@@ -20,7 +20,6 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from mkdocs_selfattn import try_assets
 from mkdocs_selfattn.build_log import build_log, held_log
 from mkdocs_selfattn.csv_size import any_big
 from mkdocs_selfattn.dirty import expire_changed
@@ -29,10 +28,11 @@ from mkdocs_selfattn.inserted import inserted_ids
 from mkdocs_selfattn.leftovers import LeftoverGuard, Rendering
 from mkdocs_selfattn.lookahead import look_ahead, pages_of
 from mkdocs_selfattn.memo_store import MemoStore, fill_from_memo
+from mkdocs_selfattn.page_assets import link_page_assets
 from mkdocs_selfattn.plugin_options import SelfAttnConfig
 from mkdocs_selfattn.plugin_setup import Build, make_pipeline, start_build
 from mkdocs_selfattn.publish import PageResolver, Site, add_assets, file_path, publish_data
-from mkdocs_selfattn.site_language import META_KEY, page_language, uses_i18n
+from mkdocs_selfattn.site_language import META_KEY, last_pass, page_language, uses_i18n
 from mkdocs_selfattn.slots import LatePieces, PageSlots
 from mkdocs_selfattn.strict import unseen_failure
 from mkdocs_selfattn.watch import Watcher, named_files
@@ -218,7 +218,8 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         if page.content:  # plugins that read it later (feeds, print pages) get the tables too
             page.content = late.fill(page.content)
         self._memos.write(page.file.src_uri, late.resolved)
-        return try_assets.finish_page(late.fill(output), page.url)  # the try view (issue 15)
+        bundled = self.config["mermaid_js"] == "bundled"
+        return link_page_assets(late.fill(output), page.url, bundled_mermaid=bundled)
 
     # -- the error policy: every problem is logged (failing --strict) or, with on_error: fail,
     # stops the build; a problem of a file or the site is logged once a build.
@@ -278,13 +279,16 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
             unclaimed = self._pipeline.scheduler.unclaimed()
             log.debug("selfattn: look-ahead unclaimed: %d results, %d charts", *unclaimed)
         if self._build is not None:
-            # What this build could not take from the cache (tests and CI logs read it).
-            misses = self._build.cache.kind_misses
-            log.debug(
-                "selfattn: computed %d results, drew %d charts, ran %d scripts; "
-                "%d pages without a memo",
-                *(misses[kind] for kind in ("result", "chart", "script", "page")),
-            )
+            # What this build could not take from the cache (tests and CI logs read it), once
+            # every language is built.
+            work = build_log(config).work
+            work.update(self._build.cache.kind_misses)
+            if last_pass(config):
+                log.debug(
+                    "selfattn: computed %d results, drew %d charts, ran %d scripts; "
+                    "%d pages without a memo",
+                    *(work[kind] for kind in ("result", "chart", "script", "page")),
+                )
         self._watcher.watch(self.used_files, Path(config.docs_dir).resolve())
         if config.config_file_path:  # for the stamp, written once every language is built
             self._inputs |= self.used_files | self._block_pages

@@ -17,7 +17,7 @@ from mkdocs_selfattn.chart_fonts import FontFileError, chart_fonts, font_keys, r
 from mkdocs_selfattn.memo_store import MemoStore
 from mkdocs_selfattn.options import PAGE_SHAPING
 from mkdocs_selfattn.plugin_options import cache_folder
-from mkdocs_selfattn.publish import Site, link_assets
+from mkdocs_selfattn.publish import Site
 from mkdocs_selfattn.site_fences import has_mermaid_fence, mermaid_format
 
 if TYPE_CHECKING:
@@ -69,7 +69,6 @@ def start_build(config: MkDocsConfig, options: Mapping[str, Any], memory: dict[s
             "fonts": font_keys(chart_fonts(font_files)),
         },
     )
-    link_assets(config, str(options["mermaid_js"]))
     return Build(cache, site, memos, mermaid_fence, mermaid, font_files)
 
 

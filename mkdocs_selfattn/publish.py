@@ -18,29 +18,19 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 from mkdocs_selfattn import try_assets
+from mkdocs_selfattn.page_assets import CSS_URI, MERMAID_URI, VENDOR
 from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.site_language import add_once
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.example import ResolvedFile
 
 OUTSIDE_DOCS_URI = "assets/selfattn-data"
-VENDOR = Path(__file__).parent / "vendor"
-MERMAID_URI = "assets/javascripts/selfattn/mermaid.min.js"
-CSS_URI = "assets/stylesheets/selfattn.css"
-
-
-def link_assets(config: MkDocsConfig, mermaid_js: str) -> None:
-    """Every page links the plugin's stylesheet, and the bundled mermaid unless the site brings
-    its own (``mermaid_js``)."""
-    if mermaid_js == "bundled":
-        add_once(config.extra_javascript, MERMAID_URI)
-    add_once(config.extra_css, CSS_URI)
 
 
 def add_assets(files: Files, config: MkDocsConfig, mermaid_js: str) -> None:
-    """The files :func:`link_assets` links to, and the try view's (issue 15). From real files,
-    not content: mkdocs-static-i18n reads every file's source path."""
+    """The files a page may link to (see :mod:`page_assets`): published once for the site,
+    loaded only by the pages that use them. From real files, not content: mkdocs-static-i18n
+    reads every file's source path."""
     if mermaid_js == "bundled":
         mermaid = str(VENDOR / "mermaid" / "mermaid.min.js")
         files.append(File.generated(config, MERMAID_URI, abs_src_path=mermaid))

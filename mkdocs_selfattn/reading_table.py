@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from mkdocs_selfattn import csv_size, csv_small
+from mkdocs_selfattn.arrow_extra import arrow_missing, needs_arrow
 from mkdocs_selfattn.candidate_table import CodeArray, FloatArray, IntArray
 from mkdocs_selfattn.csv_arrow import ReadingParts, read_reading
 from mkdocs_selfattn.csv_diagnose import diagnose_rows, row_line, without_bom
@@ -219,6 +220,8 @@ def parse_reading(
 
     parsed = _read_small(data, header, cols) if csv_size.fits(data) else None
     if parsed is None:
+        if arrow_missing():
+            raise needs_arrow(data, source, problem)
         parsed = read_reading(data, header, cols.numeric, cols.identity, _keys(cols), problem)
     cells, numbers, encoded, empty = parsed
     n_rows = cells.num_rows

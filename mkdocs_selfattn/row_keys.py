@@ -57,16 +57,22 @@ hundred keys takes microseconds, importing pyarrow for them ≈ 50 ms (see csv_s
 def first_appearance_codes(keys: AnyInts) -> IntArray:
     """Dense codes 0..k-1 numbered by first appearance (Arrow's hash encoding keeps that order)."""
     if keys.shape[0] <= SORTED_KEYS:
-        # return_index gives each distinct key's first row (a stable sort); rank those rows.
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        rank = np.empty(first.shape[0], dtype=np.int64)
-        rank[np.argsort(first)] = np.arange(first.shape[0], dtype=np.int64)
-        codes: IntArray = rank[inverse.reshape(-1)]
-        return codes
-    import pyarrow as pa
-
+        return _sorted_codes(keys)
+    try:
+        import pyarrow as pa
+    except ImportError:  # an optional extra (arrow_extra.py): numpy's way, slower on many keys
+        return _sorted_codes(keys)
     encoded = pa.array(keys).dictionary_encode()
     return np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def _sorted_codes(keys: AnyInts) -> IntArray:
+    # return_index gives each distinct key's first row (a stable sort); rank those rows.
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    rank = np.empty(first.shape[0], dtype=np.int64)
+    rank[np.argsort(first)] = np.arange(first.shape[0], dtype=np.int64)
+    codes: IntArray = rank[inverse.reshape(-1)]
+    return codes
 
 
 def first_occurrences(keys: IntArray) -> npt.NDArray[np.bool_]:

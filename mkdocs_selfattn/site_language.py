@@ -25,6 +25,21 @@ def uses_i18n(config: MkDocsConfig) -> bool:
     return "i18n" in config.plugins
 
 
+def last_pass(config: MkDocsConfig) -> bool:
+    """Whether this pass over the site is the build's last. mkdocs-static-i18n builds the other
+    languages from its own ``on_post_build``, after the first pass's plugins ended theirs, one
+    pass each in the order of its ``build_languages`` (skipping the first pass's language only
+    when it comes first), with ``building`` set meanwhile."""
+    i18n: Any = config.plugins.get("i18n")
+    languages = getattr(i18n, "build_languages", None)
+    current = getattr(i18n, "current_language", None)
+    if not isinstance(languages, list) or not languages or current is None:
+        return True
+    if not getattr(i18n, "building", False):  # the first pass: the others come after it
+        return all(language == current for language in languages)
+    return bool(current == languages[-1])
+
+
 def page_language(file: File, meta: Mapping[str, Any], config: MkDocsConfig) -> str | None:
     """The page's front matter, else the locale mkdocs-static-i18n gave its file (the language
     of its content: a page that falls back to the default language is in that language), else
@@ -41,10 +56,3 @@ def page_language(file: File, meta: Mapping[str, Any], config: MkDocsConfig) -> 
         if value:
             return str(value)
     return None
-
-
-def add_once(items: list[Any], uri: str) -> None:
-    """Append ``uri`` to extra_css/extra_javascript unless it is there (one tag per page when
-    on_config runs once per language)."""
-    if not any(str(getattr(item, "path", item)) == uri for item in items):
-        items.append(uri)

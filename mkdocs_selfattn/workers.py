@@ -194,7 +194,9 @@ def warm_up(arrow: bool = False) -> None:
     first edit after start waited for."""
     import matplotlib
 
-    if arrow:
+    from mkdocs_selfattn.arrow_extra import arrow_missing
+
+    if arrow and not arrow_missing():  # missing: the build says so, naming the file
         import pyarrow.compute
         import pyarrow.csv  # noqa: F401
 

@@ -265,3 +265,39 @@ def test_check_exits_on_every_problem_not_the_first(tmp_path: Path) -> None:
     done = run_check(site)
     assert done.returncode == 1
     assert done.stdout.count("file not found") == 2
+
+
+# What older git-revision-date-localized did: Python's root-level logging functions, which give
+# the root logger a handler (logging.basicConfig) on first use.
+ROOT_LOGGING_HOOK = """\
+import logging
+
+
+def on_config(config):
+    logging.info("the root logger, set up on first use")
+    return config
+"""
+
+
+def test_one_message_per_problem_whatever_other_plugins_do_with_logging(tmp_path: Path) -> None:
+    """Every problem came out twice: in the report on stdout, and on stderr in logging's default
+    format, once a plugin had used the root logger."""
+    pages = {
+        "index.md": GOOD_PAGE,
+        "broken.md": "# Broken\n\n" + seed_block(csv="nowhere.csv"),
+        "typo.md": "# Typo\n\n`{selfattn} memo weight 그것 nobody`\n\n" + seed_block(),
+    }
+    site = new_site(tmp_path / "book", pages)
+    site.write("hooks.py", ROOT_LOGGING_HOOK)
+    with site.config_file.open("a", encoding="utf-8") as handle:
+        handle.write("  - git-revision-date-localized\nhooks:\n  - hooks.py\n")
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.org"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "book"]):
+        subprocess.run([*git, *command], cwd=site.root, check=True, capture_output=True)
+    done = run_check(site)
+    assert done.returncode == 1
+    *problems, summary = done.stdout.splitlines()
+    assert summary.endswith(": 2 problems"), done.stdout
+    assert "nowhere.csv" in problems[0], done.stdout
+    assert "nobody" in problems[1], done.stdout
+    assert done.stderr == "", done.stderr

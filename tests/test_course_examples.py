@@ -1,7 +1,8 @@
 """P5-13.1 and P5-13.3 groundwork: the published CSVs, the example scripts and the reference.
 
-The lead's course data sits beside the clone (``../shared/course-data``, in CI as on the work
-machine). Its README shows what each chapter's script prints; the scripts must print exactly that,
+The course data's README (a copy in ``tests/golden/course-data/``, so a fresh clone runs these
+tests; ``.ci/check-course-data`` compares it and the CSVs with the lead's ``../shared`` when that
+folder is there) shows what each chapter's script prints; the scripts must print exactly that,
 and the same text must come out of ``tests/reference_layouts.py`` for any data of the same shape,
 so the engine can later be held to the reference instead of to one file.
 """
@@ -33,7 +34,7 @@ from reference_layouts import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "course-data"
+COURSE_README = ROOT / "tests" / "golden" / "course-data" / "README.md"
 ASSETS = Path("docs/assets/part-05/chapter-13")
 MANUAL = "attention-operating-manual-candidates.csv"
 REPORTS = "qkv-multihead-report-scenarios.csv"
@@ -51,15 +52,6 @@ AXES = {
     "evidence_condition_axis": ["evidence_axis", "condition_axis"],
 }
 FOCUS = "ops_pressure_return"
-
-
-def shared_folder() -> Path:
-    """The course data must be there: a missing folder fails the run rather than skipping it."""
-    if not SHARED.is_dir():
-        pytest.fail(
-            f"{SHARED} is missing: clone the project beside ../shared (the lead's material)"
-        )
-    return SHARED
 
 
 def read_rows(data: bytes) -> list[dict[str, str]]:
@@ -84,7 +76,7 @@ def expected_heads(rows: Sequence[dict[str, str]]) -> str:
 
 
 def readme_blocks() -> list[str]:
-    text = (shared_folder() / "README.md").read_text(encoding="utf-8")
+    text = COURSE_README.read_text(encoding="utf-8")
     return re.findall(r"^```text\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
 
 
@@ -102,17 +94,6 @@ def run(script: Path, cwd: Path) -> str:
 
 
 # ------------------------------------------------------------------------ the published data
-
-
-@pytest.mark.parametrize("name", [MANUAL, REPORTS, "self-attention-safety-memo-candidates.csv"])
-def test_csv_is_byte_identical_to_the_course_data(name: str) -> None:
-    assert (ROOT / ASSETS / name).read_bytes() == (shared_folder() / name).read_bytes()
-
-
-def test_missing_course_data_fails_rather_than_skips(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys.modules[__name__], "SHARED", ROOT / "no-such-shared" / "course-data")
-    with pytest.raises(pytest.fail.Exception, match="no-such-shared"):
-        shared_folder()
 
 
 def test_reference_gives_the_numbers_the_readme_names() -> None:

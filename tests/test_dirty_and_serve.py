@@ -241,3 +241,60 @@ def test_serve_watches_the_files_of_failed_blocks(
         _wait_for(url, lambda html: _shown(html) == "0.093", "the number after editing the CSV")
     finally:
         server.close()
+
+
+SUMMARY = re.compile(
+    r"selfattn: computed (\d+) results, drew (\d+) charts, ran (\d+) scripts; "
+    r"(\d+) pages without a memo"
+)
+
+
+def _wait_for_log(
+    path: Path, ready: Callable[[str], bool], what: str, deadline: float = 120
+) -> str:
+    end = time.monotonic() + deadline
+    text = ""
+    while time.monotonic() < end:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if ready(text):
+            return text
+        time.sleep(0.2)  # polling a log file: there is no event to wait on
+    raise AssertionError(f"{what}: not logged within {deadline:.0f} s; log ends:\n{text[-3000:]}")
+
+
+def test_the_verbose_summary_counts_every_language_of_a_rebuild(tmp_path: Path) -> None:
+    """Under `mkdocs serve -v`, one summary a build, of all its work: with mkdocs-static-i18n
+    the summary of the last language's pass said "computed 0 results" (the first pass had
+    computed them), and a page whose memo's inputs had changed was not counted as rebuilt."""
+    from i18n_book import LANGUAGES, write_book
+
+    config = write_book(tmp_path / "book", "suffix")
+    site = Site(config.parent)
+    server = _serve(site, "-v")
+    next(server)
+    log = site.root / "serve.log"
+    try:
+        first = _wait_for_log(log, lambda text: "Serving on" in text, "the first build")
+        # Two blocks (two documents) on the chapter of each language, each with a chart and
+        # a script that prints that language's labels.
+        per_language = len(LANGUAGES)
+        assert [m.groups() for m in SUMMARY.finditer(first)] == [
+            ("2", str(2 * per_language), str(2 * per_language), str(per_language))
+        ]
+        csv_path = site.root / COURSE_CSV_REL
+        text = csv_path.read_text(encoding="utf-8")
+        assert ROW + "2.4\n" in text
+        csv_path.write_text(text.replace(ROW + "2.4\n", ROW + "2.5\n"), encoding="utf-8")
+        done = _wait_for_log(
+            log,
+            lambda text: "Reloading browsers" in text.partition("Detected file changes")[2],
+            "the rebuild after the CSV edit",
+        )
+        rebuild = done.partition("Detected file changes")[2]
+        # One document's numbers changed: its result, and in each language its chart, its
+        # script's printout and its page.
+        assert [m.groups() for m in SUMMARY.finditer(rebuild)] == [
+            ("1", str(per_language), str(per_language), str(per_language))
+        ]
+    finally:
+        server.close()

@@ -94,7 +94,13 @@ def test_the_first_command_needs_no_system_package(tmp_path: Path) -> None:
     """Charts bring their own fonts (from PyPI): serving the demo needs pip alone, and the
     Debian packages script installs nothing unless asked for the browser tests' packages."""
     serve, tests = _readme_commands()
-    assert serve == "python3 -m pip install -e . && mkdocs serve"
+    assert serve == "python3 -m pip install -e '.[demo]' && mkdocs serve"
+    # The demo site's only plugin beyond the base install comes with the extra the command names.
+    assert "i18n" in (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    assert (
+        '"mkdocs-static-i18n'
+        in (REPO / "pyproject.toml").read_text(encoding="utf-8").split("demo = [")[1].split("]")[0]
+    )
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert tests.startswith("bash .ci/system-packages browser && ")
     assert tests.removeprefix("bash .ci/system-packages browser && ") in ci.splitlines()
