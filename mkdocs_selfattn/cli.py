@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs_selfattn import __version__
 from mkdocs_selfattn.cli_run import run_command, usage_of_run
-from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.errors import SelfAttnError, listing
 from mkdocs_selfattn.views import VIEWS
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def _column(text: str) -> tuple[str, str]:
     roles = COLUMN_ROLES
     if role not in roles:
         raise argparse.ArgumentTypeError(
-            f"--column role {role!r} is unknown; roles: {', '.join(roles)}"
+            f"--column role {role!r} is unknown; roles: {listing(roles)}"
         )
     return role, name
 

@@ -18,6 +18,7 @@ class SelfAttnError(Exception):
     """
 
     def __init__(self, message: str) -> None:
+        message = bounded(message)
         super().__init__(message)
         self.message = message
 
@@ -92,24 +93,75 @@ class ScriptError(SelfAttnError):
         """The whole unified diff of a mismatch (the message shows its first lines only)."""
 
 
+MESSAGE_LIMIT = 1000
+"""Characters a message keeps (the file, line and column come on top): a message quoting a huge
+value or listing names must not fill a log or a page, whatever the data."""
+
+NAMES_SHOWN = 12
+"""Names a message lists ("targets: a, b, … and 99988 more")."""
+
+SUGGESTIONS = 3
+"""Most "did you mean" suggestions a message makes."""
+
+COMPARED = 2000
+"""Most names one "did you mean" compares in full: ``difflib`` over 100,000 names takes about a
+second per typo, so beyond this many only names that could match at all (similar length, same
+first or last character) are compared, in order, up to this many."""
+
+
+def bounded(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``message`` cut to ``limit`` characters, saying how much was left out."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit]}… ({len(message) - limit} more characters)"
+
+
+def listing(values: Iterable[str], limit: int = NAMES_SHOWN, *, quote: bool = False) -> str:
+    """Names for a message: the first ``limit`` of them, then how many more."""
+    items = values if isinstance(values, Sequence) else list(values)
+    shown = ", ".join(repr(v) if quote else v for v in items[:limit])
+    more = len(items) - limit
+    return shown + (f" … and {more} more" if more > 0 else "")
+
+
 def close_matches(text: str, options: Iterable[str], n: int = 1) -> list[str]:
-    """The ``n`` options most like ``text``: the one "did you mean" of every message (keys, ids,
-    files, columns, candidates), so all of them suggest alike.
+    """The ``n`` options most like ``text`` (at most :data:`SUGGESTIONS`): the one "did you
+    mean" of every message (keys, ids, files, columns, candidates), so all of them suggest alike.
 
     Case is ignored (``Big`` finds ``big``), and an option equal but for case comes first: a
     shift-key slip is the likeliest mistake of all.
     """
     import difflib
 
-    unique = list(dict.fromkeys(options))
+    n = min(n, SUGGESTIONS)
     folded: dict[str, str] = {}
-    for option in unique:
+    for option in options:
         folded.setdefault(option.casefold(), option)
     key = text.casefold()
-    found = difflib.get_close_matches(key, list(folded), n=n, cutoff=0.6)
+    found = difflib.get_close_matches(key, _comparable(key, folded), n=n, cutoff=0.6)
     if key in folded and key not in found[:1]:
         found = [key, *[f for f in found if f != key]][:n]
     return [folded[f] for f in found]
+
+
+def _comparable(key: str, folded: dict[str, str]) -> list[str]:
+    """The names worth comparing with ``key``, at most :data:`COMPARED` of them.
+
+    difflib's score is ``2 * matches / (len(a) + len(b))`` and the cutoff 0.6, so a name more
+    than about 2.3 times longer or shorter can never match; of the rest, a typo rarely changes
+    both the first and the last character.
+    """
+    if len(folded) <= COMPARED:
+        return list(folded)
+    low, high = len(key) * 3 / 7, len(key) * 7 / 3
+    first, last = key[:1], key[-1:]
+    pool: list[str] = []
+    for name in folded:
+        if low <= len(name) <= high and (name[:1] == first or name[-1:] == last):
+            pool.append(name)
+            if len(pool) == COMPARED:
+                break
+    return pool
 
 
 def closest(text: str, options: Iterable[str]) -> str | None:

@@ -19,8 +19,10 @@ from mkdocs_selfattn import csv_size, csv_small
 from mkdocs_selfattn.candidate_table import CodeArray, FloatArray, IntArray
 from mkdocs_selfattn.csv_arrow import ReadingParts, read_reading
 from mkdocs_selfattn.csv_diagnose import diagnose_rows, row_line, without_bom
-from mkdocs_selfattn.csv_read import BLANK, all_finite, read_header
-from mkdocs_selfattn.errors import DataError, did_you_mean_each
+from mkdocs_selfattn.csv_hidden import refuse_hidden_names
+from mkdocs_selfattn.csv_read import BLANK, all_finite, read_header, refuse_foreign
+from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
+from mkdocs_selfattn.hidden_text import visible_all
 from mkdocs_selfattn.table_cells import Cells, ListCells
 
 DEFAULT_COLUMNS = {
@@ -97,8 +99,9 @@ class ReadingTable:
         )
 
     def row_cells(self) -> list[tuple[str, ...]]:
-        """Every row's cells as written, aligned with :attr:`header`."""
-        columns = [self.cells.texts(name) for name in self.header]
+        """Every row's cells as written, aligned with :attr:`header`; a hidden character in a
+        free-text cell (names refuse them) shows as ``<U+202E>``."""
+        columns = [visible_all(self.cells.texts(name)) for name in self.header]
         return list(zip(*columns, strict=True))
 
     def text(self, column: str | None) -> list[str]:
@@ -133,6 +136,10 @@ def reading_columns(
         axes=(),
     )
     text = [c for c in (chosen.candidate, chosen.role, chosen.document, chosen.group) if c]
+    named = [*(c for _, c in chosen.readers), *(vectors or ())]
+    refuse_foreign(
+        header, [*text, *named, *(c for cols in (axes or {}).values() for c in cols)], source
+    )
     _require(header, text, source, "columns", "(map other names with 'columns:')")
     _require(header, [c for _, c in chosen.readers], source, reader_key, "")
     if axes is not None:
@@ -174,7 +181,7 @@ def _require(header: Sequence[str], wanted: Sequence[str], source: str, key: str
         raise DataError(
             source,
             f"column(s) {', '.join(repr(m) for m in missing)} not in the header"
-            f"{did_you_mean_each(missing, header)}; the header has {', '.join(header)}"
+            f"{did_you_mean_each(missing, header)}; the header has {listing(header)}"
             + (f" {how}" if how else ""),
             line=1,
             key=key,
@@ -251,6 +258,8 @@ def parse_reading(
         data=data,
         row_numbers=np.arange(n_rows, dtype=np.int64),
     )
+    plain = [c for c in (cols.candidate, cols.role) if c is not None and c not in encoded]
+    refuse_hidden_names(source, data, encoded, cells, plain)
     if given:
         _check_given(table)
     return table

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from mkdocs_selfattn.candidate_table import IntArray
+from mkdocs_selfattn.hidden_text import SUSPECT, SUSPECT_RE2
 
 
 class Cells(Protocol):
@@ -28,6 +29,11 @@ class Cells(Protocol):
 
     def take(self, rows: IntArray) -> Cells:
         """The rows ``rows`` (ascending positions), in that order."""
+        ...
+
+    def suspects(self, column: str) -> list[tuple[int, str]]:
+        """(row, cell) of each cell that may hold a hidden character (see :mod:`hidden_text`),
+        in row order: none in a clean column, found without turning it into Python strings."""
         ...
 
 
@@ -53,6 +59,15 @@ class ArrowCells:
 
         return ArrowCells(self.table.take(pa.array(rows)))
 
+    def suspects(self, column: str) -> list[tuple[int, str]]:
+        import pyarrow.compute as pc
+
+        found = pc.match_substring_regex(self.table.column(column), SUSPECT_RE2)
+        if not pc.any(found).as_py():
+            return []
+        rows = np.flatnonzero(found.to_numpy(zero_copy_only=False))
+        return [(int(r), self.cell(column, int(r))) for r in rows]
+
 
 class ListCells:
     """A small file's columns as the stdlib reader gave them."""
@@ -74,3 +89,9 @@ class ListCells:
     def take(self, rows: IntArray) -> ListCells:
         picked = np.asarray(rows, dtype=np.int64).tolist()
         return ListCells({name: [cells[i] for i in picked] for name, cells in self.columns.items()})
+
+    def suspects(self, column: str) -> list[tuple[int, str]]:
+        cells = self.columns[column]
+        if SUSPECT.search("\n".join(cells)) is None:
+            return []
+        return [(row, cell) for row, cell in enumerate(cells) if SUSPECT.search(cell)]

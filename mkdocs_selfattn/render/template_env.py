@@ -19,7 +19,7 @@ import jinja2
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from mkdocs_selfattn.errors import BlockError, close_matches
+from mkdocs_selfattn.errors import BlockError, close_matches, listing
 
 MAX_OUTPUT = 16 * 1024 * 1024
 """Characters a printout may have: far above any script's output, far below a runaway loop's."""
@@ -150,7 +150,7 @@ class _Undefined(jinja2.StrictUndefined):
             what = f"no '{name}' here"
         else:
             return super()._undefined_message
-        listed = f"; it has: {', '.join(options)}" if options else ""
+        listed = f"; it has: {listing(options)}" if options else ""
         return f"{what}{_hint(name, options)}{listed}"
 
 
@@ -236,7 +236,7 @@ def _describe(exc: Exception, variables: Mapping[str, Any]) -> str:
         name = message.split("'")[1] if message.count("'") >= 2 else ""
         if message == _NOT_A_VARIABLE.format(name):
             known = sorted(variables, key=str.casefold)
-            message += f"{_hint(name, known)}; variables: {', '.join(known)}"
+            message += f"{_hint(name, known)}; variables: {listing(known)}"
             if name in _ONE_GROUP and variables.get("layout") == "questions":
                 message += f" (with several groups: {{% for g in groups %}} and g.{name})"
         return message
