@@ -40,7 +40,7 @@ def refuse_hidden_names(
 
     problems = [p for column, pair in encoded.items() if (p := _in_encoded(column, *pair, line_of))]
     if cells is not None:
-        problems += [p for column in plain if (p := _in_plain(cells, column))]
+        problems += [p for column in plain if (p := _in_plain(cells, column, line_of))]
     if problems:
         row, column, message = min(problems)
         raise DataError(source, message, line=line_of(row), column=column)
@@ -67,15 +67,30 @@ def _in_encoded(
     return (
         first_row(second),
         column,
-        f"{spelled(values[second])!r} looks the same as {spelled(values[first])!r} of line "
-        f"{line_of(first_row(first))}: the two differ only by invisible joiners or variation "
-        "selectors; write the name one way",
+        _twins(values[second], values[first], line_of(first_row(first))),
     )
 
 
-def _in_plain(cells: Cells, column: str) -> _Problem | None:
-    for row, text in cells.suspects(column):
+def _in_plain(cells: Cells, column: str, line_of: Callable[[int], int]) -> _Problem | None:
+    suspects = cells.suspects(column)
+    for row, text in suspects:
         at = first_hidden(text)
         if at is not None:
             return row, column, what_is_wrong(text, at)
-    return None
+    if not suspects:
+        return None
+    # Rare: a joiner or selector between visible characters; it must not make a twin.
+    texts = cells.texts(column)
+    values = list(dict.fromkeys(texts))
+    pair = look_alike(values)
+    if pair is None:
+        return None
+    first, second = (texts.index(values[i]) for i in pair)
+    return second, column, _twins(values[pair[1]], values[pair[0]], line_of(first))
+
+
+def _twins(second: str, first: str, first_line: int) -> str:
+    return (
+        f"{spelled(second)!r} looks the same as {spelled(first)!r} of line {first_line}: the two "
+        "differ only by invisible joiners or variation selectors; write the name one way"
+    )
