@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 
 from .support import (
+    GOOD_CSV,
+    GOOD_CSV_PATH,
     ErrorCase,
     Project,
     block,
@@ -38,10 +40,12 @@ GOOD_ROWS = (
 )
 
 
-def csv_block(example_id: str, path: str, extra: str = "") -> str:
+def csv_block(example_id: str, path: str, *, at_csv: bool = False) -> str:
+    """A block reading ``path``; ``#HERE`` on its fence, or (``at_csv``) on its ``csv:`` line."""
+    here = "  #HERE" if at_csv else ""
     return block(
-        f"id: {example_id}\ncsv: {path}\ndocument: trophy_big\n{extra}show: [output, table]",
-        info="selfattn #HERE",
+        f"id: {example_id}\ncsv: {path}{here}\ndocument: trophy_big\nshow: [output, table]",
+        info="selfattn" if at_csv else "selfattn #HERE",
     )
 
 
@@ -85,11 +89,6 @@ HIDDEN_CASES = [
         ),
         r"'display': 'it<U\+202E> = 1' holds U\+202E",
     ),
-    ErrorCase(
-        "rli-in-inline-value",
-        "Weight: `{selfattn} after weight 그것 절연캡\u2067` #HERE\n",
-        r"inline value .*U\+2067 \(RIGHT-TO-LEFT ISOLATE\)",
-    ),
 ]
 
 
@@ -99,12 +98,28 @@ def test_hidden_characters_are_refused_where_they_are(tmp_path: Path, case: Erro
     check_error_case(tmp_path, case)
 
 
+@pytest.mark.slow
+def test_an_inline_value_with_a_hidden_character_is_refused(tmp_path: Path) -> None:
+    """A located message with the value's text made visible; no number is computed from it."""
+    project = Project(tmp_path, {"cache_dir": ".cache/selfattn", "chart_workers": 0})
+    project.configure()
+    project.write(GOOD_CSV_PATH, GOOD_CSV)
+    text = "# Home\n\n" + good_block("g") + "\nWeight: `{selfattn} g weight 그것 절연캡\u2067`.\n"
+    project.page("index.md", text)
+    line = text.count("\n")
+    strict = project.build(strict=True, site="strict")
+    assert strict.returncode != 0, strict.describe()
+    [report] = strict.problems()
+    assert (report.page, report.line) == ("docs/index.md", line), report
+    assert "U+2067 (RIGHT-TO-LEFT ISOLATE)" in report.message
+
+
 SECRET = "ghp_DeployToken0123456789abcdefSECRET"
 
 FOREIGN_CASES = [
     ErrorCase(
         "env-beside-mkdocs-yml",
-        csv_block("env", "/../.env"),
+        csv_block("env", "/../.env", at_csv=True),
         r"\.env:1: the first line names none of the columns this example reads .*"
         r"is this the CSV file you meant\?",
         files={".env": f"DEPLOY_TOKEN={SECRET}\nOTHER=1\n"},
@@ -112,16 +127,17 @@ FOREIGN_CASES = [
     ),
     ErrorCase(
         "text-file-in-docs",
-        csv_block("notes", "data/notes.txt"),
-        r"docs/data/notes\.txt:1: the first line names none of the columns",
-        files={"docs/data/notes.txt": f"api_key,{SECRET}\nuser,admin\n"},
+        # Dot files in docs/ are not published by MkDocs: only a message could leak them.
+        csv_block("notes", "data/.notes.txt", at_csv=True),
+        r"docs/data/\.notes\.txt:1: the first line names none of the columns",
+        files={"docs/data/.notes.txt": f"api_key,{SECRET}\nuser,admin\n"},
         forbidden=(SECRET, "api_key"),
     ),
     ErrorCase(
         "binary-file-in-docs",
-        csv_block("bin", "data/key.bin"),
-        r"docs/data/key\.bin:1: byte \d+ of the header is not UTF-8",
-        files={"docs/data/key.bin": SECRET.encode() + b"\xff\xfe\x00" + SECRET.encode()},
+        csv_block("bin", "/.key.bin"),
+        r"docs/\.key\.bin:1: byte \d+ of the header is not UTF-8",
+        files={"docs/.key.bin": SECRET.encode() + b"\xff\xfe\x00" + SECRET.encode()},
         forbidden=(SECRET,),
     ),
     ErrorCase(
