@@ -14,7 +14,13 @@ import numpy as np
 from mkdocs_selfattn.candidate_table import CodeArray
 from mkdocs_selfattn.csv_diagnose import row_line
 from mkdocs_selfattn.errors import DataError
-from mkdocs_selfattn.hidden_text import SUSPECT, first_hidden, look_alike, spelled, what_is_wrong
+from mkdocs_selfattn.hidden_text import (
+    SUSPECT,
+    first_hidden,
+    look_alike,
+    spelled,
+    what_is_wrong,
+)
 from mkdocs_selfattn.table_cells import Cells
 
 _Problem = tuple[int, str, str]

@@ -53,6 +53,10 @@ class ReadingColumns:
             dict.fromkeys([*(c for _, c in self.readers), *(c for _, a in self.axes for c in a)])
         )
 
+    def free_text(self, header: Sequence[str]) -> set[str]:
+        """Columns that name nothing and hold no number: only displayed (so never refused)."""
+        return set(header) - {*self.numeric, *self.identity, *(c for c in [self.role] if c)}
+
     @property
     def identity(self) -> tuple[str, ...]:
         """Text columns that must never be empty: they name a line, a document or a group."""
@@ -101,7 +105,13 @@ class ReadingTable:
     def row_cells(self) -> list[tuple[str, ...]]:
         """Every row's cells as written, aligned with :attr:`header`; a hidden character in a
         free-text cell (names refuse them) shows as ``<U+202E>``."""
-        columns = [visible_all(self.cells.texts(name)) for name in self.header]
+        free = self.columns.free_text(self.header)
+        columns = [
+            visible_all(self.cells.texts(name))
+            if name in free and self.cells.may_hide(name)
+            else self.cells.texts(name)
+            for name in self.header
+        ]
         return list(zip(*columns, strict=True))
 
     def text(self, column: str | None) -> list[str]:
