@@ -134,6 +134,13 @@ FOREIGN_CASES = [
         forbidden=(SECRET, "api_key"),
     ),
     ErrorCase(
+        "env-as-a-script",
+        good_block("scr", extra="script: /../.env  #HERE"),
+        r"\.env: is not a Python file \(\.py\)",
+        files={".env": f"DEPLOY_TOKEN={SECRET}\n"},
+        forbidden=(SECRET, "DEPLOY_TOKEN"),
+    ),
+    ErrorCase(
         "binary-file-in-docs",
         csv_block("bin", "/.key.bin"),
         r"docs/\.key\.bin:1: byte \d+ of the header is not UTF-8",
