@@ -6,6 +6,7 @@ so a page author and a CI log both get one line, never a traceback.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -104,9 +105,9 @@ SUGGESTIONS = 3
 """Most "did you mean" suggestions a message makes."""
 
 COMPARED = 2000
-"""Most names one "did you mean" compares in full: ``difflib`` over 100,000 names takes about a
-second per typo, so beyond this many only names that could match at all (similar length, same
-first or last character) are compared, in order, up to this many."""
+"""Most names one "did you mean" compares in full: ``difflib`` over 100,000 names takes seconds
+per typo, so beyond this many only the names that share the longest beginning or end with the
+typo are compared, this many in all."""
 
 
 def bounded(message: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -145,23 +146,19 @@ def close_matches(text: str, options: Iterable[str], n: int = 1) -> list[str]:
 
 
 def _comparable(key: str, folded: dict[str, str]) -> list[str]:
-    """The names worth comparing with ``key``, at most :data:`COMPARED` of them.
-
-    difflib's score is ``2 * matches / (len(a) + len(b))`` and the cutoff 0.6, so a name more
-    than about 2.3 times longer or shorter can never match; of the rest, a typo rarely changes
-    both the first and the last character.
-    """
+    """The names worth comparing with ``key``, at most :data:`COMPARED` of them: those that
+    share the longest beginning with it and those that share the longest end (a typo leaves one
+    side of a name intact), found by bisecting the names sorted forwards and backwards."""
     if len(folded) <= COMPARED:
         return list(folded)
-    low, high = len(key) * 3 / 7, len(key) * 7 / 3
-    first, last = key[:1], key[-1:]
-    pool: list[str] = []
-    for name in folded:
-        if low <= len(name) <= high and (name[:1] == first or name[-1:] == last):
-            pool.append(name)
-            if len(pool) == COMPARED:
-                break
-    return pool
+    side = COMPARED // 4
+    forwards = sorted(folded)
+    at = bisect.bisect_left(forwards, key)
+    pool = forwards[max(0, at - side) : at + side]
+    backwards = sorted(name[::-1] for name in folded)
+    at = bisect.bisect_left(backwards, key[::-1])
+    pool += [name[::-1] for name in backwards[max(0, at - side) : at + side]]
+    return list(dict.fromkeys(pool))
 
 
 def closest(text: str, options: Iterable[str]) -> str | None:

@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mkdocs_selfattn.errors import BlockError
-from mkdocs_selfattn.hidden_text import first_hidden, visible
 from mkdocs_selfattn.inline import find_inline_values
 from mkdocs_selfattn.markdown_scan import find_blocks
 from mkdocs_selfattn.reading_table import ReadingTable
@@ -142,6 +141,8 @@ def test_a_name_is_refused_at_its_cell_or_shown_as_itself(
 @given(pair=tokens())
 def test_free_text_shows_hidden_characters(pair: tuple[str, str]) -> None:
     """The questions layout's ``text`` column is only displayed: kept, with ``<U+…>`` marks."""
+    from mkdocs_selfattn.hidden_text import visible
+
     _, token = pair
     _, table = both("questions", two_rows("questions", "text", "plain", token))
     assert isinstance(table, ReadingTable)
@@ -155,6 +156,8 @@ def test_free_text_shows_hidden_characters(pair: tuple[str, str]) -> None:
 
 def test_every_invisible_character_of_this_python_is_known() -> None:
     """The module's table against the running Python's Unicode data, between ASCII letters."""
+    from mkdocs_selfattn.hidden_text import first_hidden
+
     missing = [
         f"U+{cp:04X}"
         for cp in range(sys.maxunicode + 1)
