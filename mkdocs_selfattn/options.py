@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from mkdocs_selfattn.hidden_text import first_hidden, what_is_wrong
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS, DEFAULT_FONTS
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ def number_format_problem(value: object) -> str | None:
         return None
     if not isinstance(value, str):
         return f"expected a format spec as text (such as '.3f'), not {value!r}"
+    if (at := first_hidden(value)) is not None:  # a fill character beside every number
+        return what_is_wrong(value, at)
     # Checked before formatting anything: '.1000000000f' would build a gigabyte string.
     if any(int(digits) > MAX_FORMAT_WIDTH for digits in re.findall(r"\d+", value)):
         return (

@@ -228,3 +228,13 @@ def test_inline_value_with_a_hidden_character_is_refused() -> None:
     assert isinstance(found[0], BlockError)
     assert "U+202E" in found[0].message
     assert "\u202e" not in found[0].message
+
+
+def test_a_site_number_format_with_a_hidden_fill_is_refused() -> None:
+    """A fill character is printed beside every number of the site."""
+    from mkdocs_selfattn.options import number_format_problem
+
+    problem = number_format_problem("\u202e>8.3f")
+    assert problem is not None
+    assert "U+202E" in problem
+    assert number_format_problem(">8.3f") is None
