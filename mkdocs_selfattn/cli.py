@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.cli_run import run_command, usage_of_run
-from mkdocs_selfattn.errors import SelfAttnError
+from mkdocs_selfattn.errors import SelfAttnError, listing
 from mkdocs_selfattn.render.escape import terminal_text
 from mkdocs_selfattn.version import __version__
 from mkdocs_selfattn.views import VIEWS
@@ -49,7 +49,7 @@ def _column(text: str) -> tuple[str, str]:
     roles = COLUMN_ROLES
     if role not in roles:
         raise argparse.ArgumentTypeError(
-            f"--column role {role!r} is unknown; roles: {', '.join(roles)}"
+            f"--column role {role!r} is unknown; roles: {listing(roles)}"
         )
     return role, name
 

@@ -34,12 +34,22 @@ from mkdocs_selfattn.column_map import ColumnMap
 from mkdocs_selfattn.csv_arrow import arrow_read, copy_floats, int_column, parse_with_arrow
 from mkdocs_selfattn.csv_diagnose import BOM, diagnose, without_bom
 from mkdocs_selfattn.csv_encode import encode
-from mkdocs_selfattn.errors import DataError, did_you_mean_each
+from mkdocs_selfattn.csv_hidden import refuse_hidden_names
+from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
+from mkdocs_selfattn.hidden_text import describe, first_hidden
 from mkdocs_selfattn.input_files import read_input
 
 BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
 
-__all__ = ["BLANK", "all_finite", "arrow_read", "parse_table", "read_header", "read_table"]
+__all__ = [
+    "BLANK",
+    "all_finite",
+    "arrow_read",
+    "parse_table",
+    "read_header",
+    "read_table",
+    "refuse_foreign",
+]
 """``arrow_read`` is re-exported for the benchmarks, which read files the way this module does."""
 
 
@@ -174,6 +184,7 @@ def _validated(
         has_index and (parsed.target_index is None or parsed.candidate_index is None)
     ):
         raise diagnose(without_bom(data), header, cols, vector_columns, has_index, source)
+    refuse_hidden_names(source, data, encoded)
     return CandidateTable(
         source=source,
         columns=cols,
@@ -202,18 +213,31 @@ def read_header(data: bytes, source: str) -> list[str]:
     except (csv.Error, StopIteration):
         raise DataError(source, "the header line is not valid CSV", line=1) from None
     names = [h.strip() for h in header]
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for position, name in enumerate(names, start=1):
         if not name:
             raise DataError(
                 source, f"header field {position} is empty; give every column a name", line=1
             )
+        # Header names are the file's content, quoted only once they are known to be the
+        # columns of a CSV (see _refuse_foreign): a duplicate is named by its positions.
         if name in seen:
             raise DataError(
-                source, f"column '{name}' appears twice in the header; rename one", line=1
+                source,
+                f"header fields {seen[name]} and {position} have the same name; rename one",
+                line=1,
             )
-        seen.add(name)
+        seen[name] = position
+        at = first_hidden(name)
+        if at is not None:
+            raise DataError(source, _hidden_in_header(name[at], position, at), line=1)
     return names
+
+
+def _hidden_in_header(char: str, position: int, at: int) -> str:
+    if char == "\ufeff" and position == 1 and at == 0:
+        return "the file starts with two byte order marks (U+FEFF); save it with one or none"
+    return f"header field {position} holds {describe(char)}; delete it (retype the name)"
 
 
 _read_header = read_header
@@ -257,11 +281,12 @@ def _vector_columns(
     required = [*cols.text_columns, cols.score]
     missing = [c for c in required if c not in header]
     if missing:
+        refuse_foreign(header, [*required, *(vectors or ())], source)
         raise DataError(
             source,
             f"missing column(s) {', '.join(repr(m) for m in missing)}"
             f"{did_you_mean_each(missing, header)}; the header has "
-            f"{', '.join(header)} (map other names with the 'columns' option)",
+            f"{listing(header)} (map other names with the 'columns' option)",
             line=1,
         )
     if vectors is not None:
@@ -271,7 +296,7 @@ def _vector_columns(
             raise DataError(
                 source,
                 f"vector column(s) {', '.join(repr(u) for u in unknown)} not in the header"
-                f"{did_you_mean_each(unknown, header)}; the header has {', '.join(header)}",
+                f"{did_you_mean_each(unknown, header)}; the header has {listing(header)}",
                 line=1,
                 key="vectors",
             )
@@ -299,6 +324,22 @@ def _vector_columns(
             line=1,
         )
     return chosen
+
+
+def refuse_foreign(header: Sequence[str], expected: Sequence[str], source: str) -> None:
+    """Refuse, without quoting it, a file whose first line names none of the ``expected``
+    columns: it may not be a CSV at all (``csv: /../.env``), and a message must never publish a
+    file's content. Once a header names a column the example reads, the file is that CSV, and
+    messages may quote its header and cells."""
+    if not any(name in header for name in expected):
+        raise DataError(
+            source,
+            f"the first line names none of the columns this example reads "
+            f"({listing(list(dict.fromkeys(expected)))}): is this the CSV file you meant? "
+            "(its content is not shown: it may not be a CSV file)",
+            line=1,
+            key="csv",
+        )
 
 
 def _index_columns_present(header: list[str], cols: ColumnMap, source: str) -> bool:

@@ -10,8 +10,8 @@ import numpy as np
 from mkdocs_selfattn.attention import AttentionResults, compute
 from mkdocs_selfattn.candidate_table import CandidateTable
 from mkdocs_selfattn.errors import DataError, did_you_mean, did_you_mean_each
+from mkdocs_selfattn.errors import listing as _listing
 from mkdocs_selfattn.named_groups import check_named_groups
-from mkdocs_selfattn.named_groups import listing as _listing
 from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 
 
@@ -33,7 +33,7 @@ def compute_document(
         raise DataError(
             table.source,
             f"document {document!r} not found{did_you_mean(document, table.documents)}; "
-            f"the file has {_listing(table.documents)}",
+            f"the file has {_listing(table.documents, quote=True)}",
             key="document",
         )
     doc_code = table.documents.index(document)
@@ -86,7 +86,8 @@ def _wanted_targets(
         raise DataError(
             part.source,
             f"target(s) {', '.join(repr(m) for m in missing)} not found in document "
-            f"{document!r}{did_you_mean_each(missing, known)}; its targets are {_listing(known)}",
+            f"{document!r}{did_you_mean_each(missing, known)}; "
+            f"its targets are {_listing(known, quote=True)}",
             key="targets",
         )
     return wanted

@@ -6,6 +6,7 @@ so a page author and a CI log both get one line, never a traceback.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ class SelfAttnError(Exception):
     """
 
     def __init__(self, message: str) -> None:
+        message = bounded(message)
         super().__init__(message)
         self.message = message
 
@@ -92,24 +94,71 @@ class ScriptError(SelfAttnError):
         """The whole unified diff of a mismatch (the message shows its first lines only)."""
 
 
+MESSAGE_LIMIT = 1000
+"""Characters a message keeps (the file, line and column come on top): a message quoting a huge
+value or listing names must not fill a log or a page, whatever the data."""
+
+NAMES_SHOWN = 12
+"""Names a message lists ("targets: a, b, … and 99988 more")."""
+
+SUGGESTIONS = 3
+"""Most "did you mean" suggestions a message makes."""
+
+COMPARED = 2000
+"""Most names one "did you mean" compares in full: ``difflib`` over 100,000 names takes seconds
+per typo, so beyond this many only the names that share the longest beginning or end with the
+typo are compared, this many in all."""
+
+
+def bounded(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``message`` cut to ``limit`` characters, saying how much was left out."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit]}… ({len(message) - limit} more characters)"
+
+
+def listing(values: Iterable[str], limit: int = NAMES_SHOWN, *, quote: bool = False) -> str:
+    """Names for a message: the first ``limit`` of them, then how many more."""
+    items = values if isinstance(values, Sequence) else list(values)
+    shown = ", ".join(repr(v) if quote else v for v in items[:limit])
+    more = len(items) - limit
+    return shown + (f" … and {more} more" if more > 0 else "")
+
+
 def close_matches(text: str, options: Iterable[str], n: int = 1) -> list[str]:
-    """The ``n`` options most like ``text``: the one "did you mean" of every message (keys, ids,
-    files, columns, candidates), so all of them suggest alike.
+    """The ``n`` options most like ``text`` (at most :data:`SUGGESTIONS`): the one "did you
+    mean" of every message (keys, ids, files, columns, candidates), so all of them suggest alike.
 
     Case is ignored (``Big`` finds ``big``), and an option equal but for case comes first: a
     shift-key slip is the likeliest mistake of all.
     """
     import difflib
 
-    unique = list(dict.fromkeys(options))
+    n = min(n, SUGGESTIONS)
     folded: dict[str, str] = {}
-    for option in unique:
+    for option in options:
         folded.setdefault(option.casefold(), option)
     key = text.casefold()
-    found = difflib.get_close_matches(key, list(folded), n=n, cutoff=0.6)
+    found = difflib.get_close_matches(key, _comparable(key, folded), n=n, cutoff=0.6)
     if key in folded and key not in found[:1]:
         found = [key, *[f for f in found if f != key]][:n]
     return [folded[f] for f in found]
+
+
+def _comparable(key: str, folded: dict[str, str]) -> list[str]:
+    """The names worth comparing with ``key``, at most :data:`COMPARED` of them: those that
+    share the longest beginning with it and those that share the longest end (a typo leaves one
+    side of a name intact), found by bisecting the names sorted forwards and backwards."""
+    if len(folded) <= COMPARED:
+        return list(folded)
+    side = COMPARED // 4
+    forwards = sorted(folded)
+    at = bisect.bisect_left(forwards, key)
+    pool = forwards[max(0, at - side) : at + side]
+    backwards = sorted(name[::-1] for name in folded)
+    at = bisect.bisect_left(backwards, key[::-1])
+    pool += [name[::-1] for name in backwards[max(0, at - side) : at + side]]
+    return list(dict.fromkeys(pool))
 
 
 def closest(text: str, options: Iterable[str]) -> str | None:

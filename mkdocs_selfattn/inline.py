@@ -15,8 +15,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from mkdocs_selfattn.errors import BlockError, UseOfFailedExampleError, closest, did_you_mean
+from mkdocs_selfattn.errors import (
+    BlockError,
+    UseOfFailedExampleError,
+    closest,
+    did_you_mean,
+    listing,
+)
 from mkdocs_selfattn.format_spec import number_spec_problem
+from mkdocs_selfattn.hidden_text import first_hidden, what_is_wrong
 from mkdocs_selfattn.inline_answer import Answer
 from mkdocs_selfattn.inline_readings import (
     READING_NAMES,
@@ -66,7 +73,7 @@ class _Ask(Answer):
             names = [labels.raw(t.target, t.target_index) for t in result.targets]
             hint = did_you_mean(text, _names(result.targets, labels, _target_key))
             raise self.fail(
-                f"target '{text}' is not shown by this example{hint}; targets: {', '.join(names)}"
+                f"target '{text}' is not shown by this example{hint}; targets: {listing(names)}"
             )
         _single(found, text, self.fail, lambda t: t.target_index)
         return found[0]
@@ -76,7 +83,7 @@ class _Ask(Answer):
         if name in columns:
             return columns.index(name)
         hint = did_you_mean(name, columns)
-        raise self.fail(f"'{name}' is not a vector column{hint}; columns: {', '.join(columns)}")
+        raise self.fail(f"'{name}' is not a vector column{hint}; columns: {listing(columns)}")
 
 
 def _candidate_number(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
@@ -85,7 +92,7 @@ def _candidate_number(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
         labels = ask.labels
         matches = _pick(tgt.candidates, args[1], labels, _candidate_key, ask.fail, "candidate")
         if not matches:
-            names = ", ".join(labels.raw(c.token, c.index) for c in tgt.candidates)
+            names = listing([labels.raw(c.token, c.index) for c in tgt.candidates])
             hint = did_you_mean(args[1], _names(tgt.candidates, labels, _candidate_key))
             raise ask.fail(
                 f"'{args[1]}' is not a candidate of target '{tgt.target}'{hint}; "
@@ -109,7 +116,7 @@ def _group(ask: _Ask, args: tuple[str, ...]) -> str:
     groups = dict(ask.target(args[0]).groups)
     if args[1] not in groups:
         hint = did_you_mean(args[1], list(groups))
-        raise ask.fail(f"no group '{args[1]}'{hint}; groups: {', '.join(groups) or 'none'}")
+        raise ask.fail(f"no group '{args[1]}'{hint}; groups: {listing(groups) or 'none'}")
     return ask.number(groups[args[1]])
 
 
@@ -165,6 +172,10 @@ def find_inline_values(text: str) -> list[InlineValue | BlockError]:
 
 def _parse_inline(line: int, start: int, end: int, content: str) -> InlineValue | BlockError:
     body = content[len(INLINE_PREFIX) :].strip()
+    at = first_hidden(content)
+    if at is not None:
+        # Names and formats alike: the value's own text must read as it is written.
+        return BlockError(f"inline value {what_is_wrong(content, at)}", line=line)
     try:
         words = shlex.split(body)
     except ValueError as exc:
@@ -227,7 +238,7 @@ def inline_value(
     if example is None:
         failed_ids = sorted(set(failed or {}) - set(examples))
         ids = [*sorted(examples), *(f"{i} (failed)" for i in failed_ids)]
-        known = ", ".join(ids) or "none"
+        known = listing(ids) or "none"
         hint = did_you_mean(item.example_id, [*examples, *(failed or {})])
         if unread:
             hint += (
@@ -295,7 +306,7 @@ def _pick(
         ]
         tokens = list(dict.fromkeys(key(item)[0] for item in labelled))
         if len(tokens) > 1:
-            listed = ", ".join(f"'{token}'" for token in tokens)
+            listed = listing(tokens, quote=True)
             raise fail(
                 f"'{name}' is the label of several {what}s ({listed}); write the CSV token "
                 "to say which"
@@ -324,5 +335,5 @@ def _single(
 ) -> None:
     positions = sorted({i for i in map(index, found) if i is not None})
     if len(positions) > 1:
-        options = ", ".join(f"{text}@{p}" for p in positions)
+        options = listing([f"{text}@{p}" for p in positions])
         raise fail(f"'{text}' occurs at several positions; write one of {options}")

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.errors import did_you_mean
+from mkdocs_selfattn.errors import did_you_mean, listing
 from mkdocs_selfattn.inline_answer import Answer
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.render.escape import md_text
@@ -57,7 +57,7 @@ class Reading(Answer):
         if name in names:
             return names.index(name)
         hint = did_you_mean(name, names)
-        raise self.fail(f"'{name}' is not an axis{hint}; axes: {', '.join(names)}")
+        raise self.fail(f"'{name}' is not an axis{hint}; axes: {listing(names)}")
 
     def group(self, name: str) -> GroupResult:
         groups = self.result.groups
@@ -68,10 +68,11 @@ class Reading(Answer):
             return found[0]
         shown = [g.name for g in groups]
         if found:
-            raise self.fail(f"'{name}' is the label of several groups; write one of {shown}")
+            several = listing(shown, quote=True)
+            raise self.fail(f"'{name}' is the label of several groups; write one of {several}")
         hint = did_you_mean(name, [*shown, *(self.labels(g) for g in shown)])
         what = "group (scenario)" if self.result.layout == "heads" else "group"
-        raise self.fail(f"no {what} '{name}'{hint}; groups: {', '.join(shown)}")
+        raise self.fail(f"no {what} '{name}'{hint}; groups: {listing(shown)}")
 
     def head(self, group: GroupResult, name: str) -> HeadResult:
         heads = group.heads
@@ -83,7 +84,7 @@ class Reading(Answer):
         what = "question" if self.result.layout == "questions" else "head"
         names = [h.name for h in heads]
         options = [*names, *(h.column for h in heads), *(self.labels(n) for n in names)]
-        listed = ", ".join(f"'{n}'" for n in names)
+        listed = listing(names, quote=True)
         raise self.fail(f"no {what} '{name}'{did_you_mean(name, options)}; {what}s: {listed}")
 
     def at(self, group: GroupResult, text: str) -> int:
@@ -101,11 +102,11 @@ class Reading(Answer):
             ]
             tokens = list(dict.fromkeys(lines[i].token for i in labelled))
             if len(tokens) > 1:
-                listed = ", ".join(f"'{t}'" for t in tokens)
+                listed = listing(tokens, quote=True)
                 raise self.fail(f"'{text}' is the label of several lines ({listed}); write one")
             exact = labelled
         if len(exact) > 1:
-            options = ", ".join(f"{lines[i].token}@{lines[i].row}" for i in exact)
+            options = listing([f"{lines[i].token}@{lines[i].row}" for i in exact])
             raise self.fail(
                 f"'{text}' occurs on several lines of the group; write one of {options}"
             )
@@ -113,10 +114,9 @@ class Reading(Answer):
             return exact[0]
         names = [*(ln.token for ln in lines), *(self.labels(ln.token) for ln in lines)]
         hint = did_you_mean(text, names)
-        shown = ", ".join(dict.fromkeys(ln.token for ln in lines[:12]))
-        more = f" … ({len(lines)} in all)" if len(lines) > 12 else ""
+        shown = listing(list(dict.fromkeys(ln.token for ln in lines)))
         where = f" of group '{group.name}'" if group.name else ""
-        raise self.fail(f"no line '{text}'{where}{hint}; lines: {shown}{more}")
+        raise self.fail(f"no line '{text}'{where}{hint}; lines: {shown}")
 
 
 def _named(line: Line, name: str, labels: Labels) -> bool:
@@ -186,14 +186,14 @@ def _named_group(ask: Reading, g: GroupResult, args: tuple[str, ...]) -> str:
     groups = dict(ask.head(g, args[0]).groups)
     if args[1] not in groups:
         hint = did_you_mean(args[1], list(groups))
-        raise ask.fail(f"no group '{args[1]}'{hint}; groups: {', '.join(groups) or 'none'}")
+        raise ask.fail(f"no group '{args[1]}'{hint}; groups: {listing(groups) or 'none'}")
     return ask.number(groups[args[1]])
 
 
 def _group_size(ask: Reading, g: GroupResult, args: tuple[str, ...]) -> str:
     if args[0] not in ask.named_groups:
         hint = did_you_mean(args[0], list(ask.named_groups))
-        known = ", ".join(ask.named_groups) or "none"
+        known = listing(ask.named_groups) or "none"
         raise ask.fail(f"no group '{args[0]}'{hint}; groups: {known}")
     size = len(ask.named_groups[args[0]])
     return str(size) if ask.spec is None else ask.number(size)
@@ -212,7 +212,7 @@ def _cell(ask: Reading, g: GroupResult, args: tuple[str, ...]) -> str:
     columns = list(ask.result.columns)
     if args[1] not in columns:
         hint = did_you_mean(args[1], columns)
-        raise ask.fail(f"no CSV column '{args[1]}'{hint}; columns: {', '.join(columns)}")
+        raise ask.fail(f"no CSV column '{args[1]}'{hint}; columns: {listing(columns)}")
     return ask.text(g.lines[ask.at(g, args[0])].cells[columns.index(args[1])])
 
 

@@ -5,14 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from mkdocs_selfattn.errors import DataError, did_you_mean_each
-
-
-def listing(values: Sequence[str], limit: int = 20) -> str:
-    """Names for a message: the first ``limit`` of them, then how many more."""
-    shown = ", ".join(repr(v) for v in values[:limit])
-    more = len(values) - limit
-    return shown + (f" and {more} more" if more > 0 else "")
+from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
 
 
 def check_named_groups(
@@ -31,11 +24,12 @@ def check_named_groups(
             )
         absent = list(dict.fromkeys(m for m in members if m not in known))
         if absent:
-            named = ", ".join(repr(a) for a in absent)
+            named = listing(absent, quote=True)
             which = "which is not a candidate" if len(absent) == 1 else "which are not candidates"
             raise DataError(
                 source,
                 f"group {name!r} names {named}, {which} of {where}"
-                f"{did_you_mean_each(absent, in_order)}; its candidates are {listing(in_order)}",
+                f"{did_you_mean_each(absent, in_order)}; "
+                f"its candidates are {listing(in_order, quote=True)}",
                 key="groups",
             )

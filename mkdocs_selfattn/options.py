@@ -18,6 +18,7 @@ from typing import Any
 
 from mkdocs_selfattn.chart_fonts import chart_fonts_problem
 from mkdocs_selfattn.format_spec import number_spec_problem
+from mkdocs_selfattn.hidden_text import first_hidden, what_is_wrong
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
 
 MAX_CHART_INCHES = 100.0
@@ -36,6 +37,8 @@ def number_format_problem(value: object) -> str | None:
         return None
     if not isinstance(value, str):
         return f"expected a format spec as text (such as '.3f'), not {value!r}"
+    if (at := first_hidden(value)) is not None:  # a fill character beside every number
+        return what_is_wrong(value, at)
     problem = number_spec_problem(value)
     if problem is None:
         return None

@@ -21,6 +21,7 @@ from mkdocs_selfattn.errors import (
     SelfAttnError,
     UseOfFailedExampleError,
     did_you_mean,
+    listing,
 )
 from mkdocs_selfattn.example import Example, Piece, Rendered, Resolver
 from mkdocs_selfattn.inline import InlineValue, find_inline_values, inline_value
@@ -256,7 +257,7 @@ def _render_block(
                     f"{defined_at[spec.use]}); move this block below it",
                     line=spec.line,
                 )
-            known = ", ".join(sorted(out.examples)) or "none yet"
+            known = listing(sorted(out.examples)) or "none yet"
             hint = did_you_mean(spec.use, [*out.examples, *defined_at])
             unread = [line for line in out.unread if line < spec.line]
             if unread:

@@ -86,6 +86,14 @@ class Pipeline:
         if spec.script is not None:
             script_file = localized_script(spec, resolver, language)
             script_text = read_text(script_file, "script")
+            if script_file.path.suffix != ".py":
+                # Run, any other file would print its own lines in a traceback, and the
+                # message would publish them (a `.env` on a page).
+                raise DataError(
+                    script_file.display,
+                    "is not a Python file (.py); 'script' names the example program",
+                    key="script",
+                )
         key = result_key(spec, csv_bytes)
         result = cached_result(self.cache.get("result", key))
         if result is None:

@@ -10,8 +10,8 @@ from typing import TypeVar
 import numpy as np
 
 from mkdocs_selfattn.errors import DataError, did_you_mean
+from mkdocs_selfattn.errors import listing as _listing
 from mkdocs_selfattn.named_groups import check_named_groups
-from mkdocs_selfattn.named_groups import listing as _listing
 from mkdocs_selfattn.reading_engine import ReadingArrays, compute_reading, group_name, separations
 from mkdocs_selfattn.reading_table import ReadingTable
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Layout, Line, ReadingResult
@@ -35,7 +35,7 @@ def compute_reading_result(
             raise DataError(
                 table.source,
                 f"document {document!r} not found{did_you_mean(document, table.documents)}; "
-                f"the file has {_listing(table.documents)}",
+                f"the file has {_listing(table.documents, quote=True)}",
                 key="document",
             )
         part = table.subset(table.document_codes == table.documents.index(document))

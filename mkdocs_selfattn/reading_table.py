@@ -20,8 +20,10 @@ from mkdocs_selfattn.arrow_extra import arrow_missing, needs_arrow
 from mkdocs_selfattn.candidate_table import CodeArray, FloatArray, IntArray
 from mkdocs_selfattn.csv_arrow import ReadingParts, read_reading
 from mkdocs_selfattn.csv_diagnose import diagnose_rows, row_line, without_bom
-from mkdocs_selfattn.csv_read import BLANK, all_finite, read_header
-from mkdocs_selfattn.errors import DataError, did_you_mean_each
+from mkdocs_selfattn.csv_hidden import refuse_hidden_names
+from mkdocs_selfattn.csv_read import BLANK, all_finite, read_header, refuse_foreign
+from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
+from mkdocs_selfattn.hidden_text import visible_all
 from mkdocs_selfattn.table_cells import Cells, ListCells
 
 DEFAULT_COLUMNS = {
@@ -51,6 +53,10 @@ class ReadingColumns:
         return tuple(
             dict.fromkeys([*(c for _, c in self.readers), *(c for _, a in self.axes for c in a)])
         )
+
+    def free_text(self, header: Sequence[str]) -> set[str]:
+        """Columns that name nothing and hold no number: only displayed (so never refused)."""
+        return set(header) - {*self.numeric, *self.identity, *(c for c in [self.role] if c)}
 
     @property
     def identity(self) -> tuple[str, ...]:
@@ -98,8 +104,15 @@ class ReadingTable:
         )
 
     def row_cells(self) -> list[tuple[str, ...]]:
-        """Every row's cells as written, aligned with :attr:`header`."""
-        columns = [self.cells.texts(name) for name in self.header]
+        """Every row's cells as written, aligned with :attr:`header`; a hidden character in a
+        free-text cell (names refuse them) shows as ``<U+202E>``."""
+        free = self.columns.free_text(self.header)
+        columns = [
+            visible_all(self.cells.texts(name))
+            if name in free and self.cells.may_hide(name)
+            else self.cells.texts(name)
+            for name in self.header
+        ]
         return list(zip(*columns, strict=True))
 
     def text(self, column: str | None) -> list[str]:
@@ -134,6 +147,10 @@ def reading_columns(
         axes=(),
     )
     text = [c for c in (chosen.candidate, chosen.role, chosen.document, chosen.group) if c]
+    named = [*(c for _, c in chosen.readers), *(vectors or ())]
+    refuse_foreign(
+        header, [*text, *named, *(c for cols in (axes or {}).values() for c in cols)], source
+    )
     _require(header, text, source, "columns", "(map other names with 'columns:')")
     _require(header, [c for _, c in chosen.readers], source, reader_key, "")
     if axes is not None:
@@ -175,7 +192,7 @@ def _require(header: Sequence[str], wanted: Sequence[str], source: str, key: str
         raise DataError(
             source,
             f"column(s) {', '.join(repr(m) for m in missing)} not in the header"
-            f"{did_you_mean_each(missing, header)}; the header has {', '.join(header)}"
+            f"{did_you_mean_each(missing, header)}; the header has {listing(header)}"
             + (f" {how}" if how else ""),
             line=1,
             key=key,
@@ -254,6 +271,8 @@ def parse_reading(
         data=data,
         row_numbers=np.arange(n_rows, dtype=np.int64),
     )
+    plain = [c for c in (cols.candidate, cols.role) if c is not None and c not in encoded]
+    refuse_hidden_names(source, data, encoded, cells, plain)
     if given:
         _check_given(table)
     return table

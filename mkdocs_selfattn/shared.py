@@ -25,7 +25,13 @@ from typing import Any, Protocol
 import yaml
 
 from mkdocs_selfattn.block_yaml import expansion_problem
-from mkdocs_selfattn.errors import BlockError, DataError, SelfAttnError, did_you_mean
+from mkdocs_selfattn.errors import (
+    BlockError,
+    DataError,
+    SelfAttnError,
+    did_you_mean,
+    listing,
+)
 from mkdocs_selfattn.input_files import read_input
 from mkdocs_selfattn.languages import localize_spec
 from mkdocs_selfattn.markdown_scan import RawBlock
@@ -78,7 +84,7 @@ def load_shared(raw: str, example_id: str, resolver: _Resolves, line: int) -> Sh
         raise DataError(file.display, "is not UTF-8 text") from None
     entries = _entries(text, file.display)
     if example_id not in entries:
-        known = ", ".join(sorted(entries)) or "none"
+        known = listing(sorted(entries)) or "none"
         hint = did_you_mean(example_id, entries)
         raise BlockError(
             f"'use: {example_id}': {file.display} defines no example '{example_id}'{hint}; "

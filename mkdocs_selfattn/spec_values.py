@@ -12,6 +12,7 @@ from typing import Any
 from mkdocs_selfattn.block_yaml import kind, preview
 from mkdocs_selfattn.errors import BlockError, closest
 from mkdocs_selfattn.format_spec import number_spec_problem
+from mkdocs_selfattn.hidden_text import first_hidden, what_is_wrong
 
 VIEWS = (
     "output",
@@ -98,6 +99,10 @@ class Reader:
 
     def text(self, key: str, value: Any, what: str = "a text value") -> str:
         if isinstance(value, str):
+            at = first_hidden(value)
+            if at is not None:
+                # Labels, names and ids are shown or compared as names (see hidden_text).
+                raise self.fail(key, what_is_wrong(value, at))
             return value
         hint = ""
         if isinstance(value, bool | int | float) or value is None:

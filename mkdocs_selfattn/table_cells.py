@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from mkdocs_selfattn.candidate_table import IntArray
+from mkdocs_selfattn.hidden_text import SUSPECT, SUSPECT_RE2
 
 
 class Cells(Protocol):
@@ -28,6 +29,14 @@ class Cells(Protocol):
 
     def take(self, rows: IntArray) -> Cells:
         """The rows ``rows`` (ascending positions), in that order."""
+        ...
+
+    def may_hide(self, column: str) -> bool:
+        """Whether a cell of ``column`` may hold a hidden character (see :mod:`hidden_text`)."""
+        ...
+
+    def suspects(self, column: str) -> list[tuple[int, str]]:
+        """(row, cell) of each cell that may hold a hidden character, in row order."""
         ...
 
 
@@ -53,6 +62,36 @@ class ArrowCells:
 
         return ArrowCells(self.table.take(pa.array(rows)))
 
+    def may_hide(self, column: str) -> bool:
+        """One search over the column's bytes as a single value: searching cell by cell (or
+        chunk by chunk, each call compiling the expression again) costs Arrow several times
+        more, and a clean column is the rule."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        cells = self.table.column(column).combine_chunks()
+        if not len(cells):
+            return False
+        width = np.int64 if pa.types.is_large_string(cells.type) else np.int32
+        offsets = np.frombuffer(
+            cells.buffers()[1],
+            dtype=width,
+            count=len(cells) + 1,
+            offset=cells.offset * np.dtype(width).itemsize,
+        )
+        span = pa.py_buffer(np.array([offsets[0], offsets[-1]], dtype=np.int64).tobytes())
+        whole = pa.LargeStringArray.from_buffers(1, span, cells.buffers()[2])
+        return bool(pc.any(pc.match_substring_regex(whole, SUSPECT_RE2)).as_py())
+
+    def suspects(self, column: str) -> list[tuple[int, str]]:
+        import pyarrow.compute as pc
+
+        if not self.may_hide(column):
+            return []
+        found = pc.match_substring_regex(self.table.column(column), SUSPECT_RE2)
+        rows = np.flatnonzero(found.to_numpy(zero_copy_only=False))
+        return [(int(r), self.cell(column, int(r))) for r in rows]
+
 
 class ListCells:
     """A small file's columns as the stdlib reader gave them."""
@@ -74,3 +113,12 @@ class ListCells:
     def take(self, rows: IntArray) -> ListCells:
         picked = np.asarray(rows, dtype=np.int64).tolist()
         return ListCells({name: [cells[i] for i in picked] for name, cells in self.columns.items()})
+
+    def may_hide(self, column: str) -> bool:
+        return SUSPECT.search("\n".join(self.columns[column])) is not None
+
+    def suspects(self, column: str) -> list[tuple[int, str]]:
+        cells = self.columns[column]
+        if not self.may_hide(column):
+            return []
+        return [(row, cell) for row, cell in enumerate(cells) if SUSPECT.search(cell)]

@@ -34,6 +34,7 @@ from mkdocs_selfattn.figure_views import (
 from mkdocs_selfattn.figure_views import (
     figure_names as figure_names,
 )
+from mkdocs_selfattn.hidden_text import visible
 from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.mermaid import mermaid_html, render_mermaid
 from mkdocs_selfattn.render.reading_tables import (
@@ -114,7 +115,8 @@ def _csv_rows(example: Example) -> Table:
     header = next(reader)
     column = dict(example.spec.columns).get("document", "document_id")
     position = [h.strip() for h in header].index(column)
-    rows = [r for r in reader if r and r[position] == example.result.document]
+    # Columns the example does not read may hold free text: hidden characters show as <U+…>.
+    rows = [list(map(visible, r)) for r in reader if r and r[position] == example.result.document]
     return csv_table(header, rows, example.csv.link, example.csv.path.name)
 
 

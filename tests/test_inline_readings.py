@@ -164,7 +164,7 @@ def test_more_quantities() -> None:
         ),
         (
             "manual weight score_pressure_hold L100",
-            ["no line 'L100'", "did you mean 'L10'?", "(40 in all)"],
+            ["no line 'L100'", "did you mean 'L10'?", "… and 28 more"],
         ),
         (
             "manual baseline evidence",

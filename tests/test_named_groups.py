@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.errors import DataError, listing
 from mkdocs_selfattn.jobs import ComputeRequest, compute
-from mkdocs_selfattn.named_groups import check_named_groups, listing
+from mkdocs_selfattn.named_groups import check_named_groups
 from mkdocs_selfattn.spec import ExampleSpec
 
 MANUAL = "line_id,section,evidence_signal,s\nL01,a,1,0.5\nL02,a,2,1.5\nL03,b,3,2.5\n"
 
 
 def test_listing_names_the_first_then_counts() -> None:
-    assert listing(["a", "b"]) == "'a', 'b'"
-    assert listing([str(i) for i in range(25)], limit=2) == "'0', '1' and 23 more"
+    assert listing(["a", "b"], quote=True) == "'a', 'b'"
+    assert listing([str(i) for i in range(25)], limit=2, quote=True) == "'0', '1' … and 23 more"
+    assert listing(str(i) for i in range(3)) == "0, 1, 2"
 
 
 @pytest.mark.parametrize(

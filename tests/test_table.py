@@ -196,7 +196,7 @@ def test_non_utf8_header(tmp_path: Path) -> None:
 def test_duplicate_header_name() -> None:
     path = edge("duplicate_header_name.csv")
     assert_located(
-        read_error(path), path, 1, None, "column 'score' appears twice in the header", "rename one"
+        read_error(path), path, 1, None, "header fields 5 and 7 have the same name", "rename one"
     )
 
 

@@ -56,7 +56,7 @@ show: [try]
 HOSTILE_CSV = (
     "line_id,section,evidence_signal,score\n"
     '"</script><script>alert(1)</script>",<b>x</b>,1.5,2\n'
-    '"a\u2028b ""q"" &amp;",`tick`,2.0,0.5\n'
+    '"a\nb ""q"" &amp;",`tick`,2.0,0.5\n'
 )
 HOSTILE = """\
 ```selfattn
@@ -163,7 +163,7 @@ def test_hostile_text_cannot_leave_the_data(project: Path) -> None:
         json.loads(html.unescape(blob))
     rows = _data(out)["lines"][0]
     assert rows[0]["token"] == "</script><script>alert(1)</script>"
-    assert rows[1]["token"] == 'a\u2028b "q" &amp;'
+    assert rows[1]["token"] == 'a\nb "q" &amp;'
 
 
 def test_normalised_heads_keep_the_cells_as_given(project: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mkdocs_selfattn.errors import listing
 from mkdocs_selfattn.readings import GroupResult, ReadingResult
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT, MAX_BARS
 from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars
@@ -39,10 +40,10 @@ def figure_problem(result: object, view: str) -> str | None:
     if view == "separation_chart" and len(names) < 2:
         return (
             f"the 'separation_chart' view compares two heads, and this example has one "
-            f"({', '.join(names) or 'none'}): add a second head"
+            f"({listing(names) or 'none'}): add a second head"
         )
     if view == "context_space" and len(result.axes) < 2:
-        axes = ", ".join(result.axis_names) or "none"
+        axes = listing(result.axis_names) or "none"
         return (
             f"the 'context_space' view draws contexts on two axes, and this example has one "
             f"({axes}): give two vector columns or two 'axes:'"

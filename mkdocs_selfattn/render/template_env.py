@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from jinja2.exceptions import SecurityError
 
-from mkdocs_selfattn.errors import BlockError, close_matches
+from mkdocs_selfattn.errors import BlockError, close_matches, listing
 from mkdocs_selfattn.render.template_limits import (
     MAX_OUTPUT,
     LimitedSandbox,
@@ -113,7 +113,7 @@ class _Undefined(jinja2.StrictUndefined):
             what = f"no '{name}' here"
         else:
             return super()._undefined_message
-        listed = f"; it has: {', '.join(options)}" if options else ""
+        listed = f"; it has: {listing(options)}" if options else ""
         return f"{what}{_hint(name, options)}{listed}"
 
 
@@ -217,7 +217,7 @@ def _describe(exc: Exception, variables: Mapping[str, Any]) -> str:
         name = message.split("'")[1] if message.count("'") >= 2 else ""
         if message == _NOT_A_VARIABLE.format(name):
             known = sorted(variables, key=str.casefold)
-            message += f"{_hint(name, known)}; variables: {', '.join(known)}"
+            message += f"{_hint(name, known)}; variables: {listing(known)}"
             if name in _ONE_GROUP and variables.get("layout") == "questions":
                 message += f" (with several groups: {{% for g in groups %}} and g.{name})"
         return message

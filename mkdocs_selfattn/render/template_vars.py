@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, TypeVar, overload
 
-from mkdocs_selfattn.errors import did_you_mean
+from mkdocs_selfattn.errors import did_you_mean, listing
 from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.template_env import Cells, Described, Named, Numbers, spend
@@ -259,7 +259,7 @@ class GroupVars(Described):
             hint = did_you_mean(wrong, names)
             raise ValueError(
                 f"separation: no head '{wrong}' in group '{self.name}'{hint}; "
-                f"heads: {', '.join(names)}"
+                f"heads: {listing(names)}"
             ) from None
 
     def head(self, name: str) -> HeadVars:
@@ -269,7 +269,7 @@ class GroupVars(Described):
                 return head
         names = [h.name for h in self.heads]
         hint = did_you_mean(name, [*names, *(h.column for h in self.heads)])
-        listed = ", ".join(names)
+        listed = listing(names)
         raise ValueError(f"head: no head '{name}' in group '{self.name}'{hint}; heads: {listed}")
 
     def _column(self, name: str) -> bool:

@@ -57,7 +57,7 @@ TOKENS: dict[str, str] = {
     "backticks": "`x` ``y`` ```z",
     "newline-in-field": "line one\nline two",
     "cr-and-tab": "tab\there\rcr",
-    "rtl": "שלום مرحبا \u202eevil\u202c",
+    "rtl": "שלום مرحبا evil",  # direction controls are refused: tests/hostile/test_text_safety.py
     "emoji": "🤖👩‍💻🏳️‍🌈",
     "markdown": "**bold** _it_ [l](javascript:alert(1)) :smile: <!-- c -->",
     "entities": "&amp; &lt;b&gt; #60; <br/>",

@@ -170,7 +170,7 @@ CASES = [
     ErrorCase(
         "csv-nul-character",
         block('csv: "data/good.csv\\0.txt"  #HERE\n' + DOC),
-        r"'csv': the path contains a NUL character",
+        r"'csv': 'data/good\.csv<U\+0000>\.txt' holds U\+0000, a control character",
     ),
     ErrorCase(
         "csv-empty-path",

@@ -141,16 +141,19 @@ CASES = [
         max_seconds=90,
         extra_check=_memory_bounded,
     ),
+    # Not run, and not quoted: a failed run printed the file's lines in its traceback.
     ErrorCase(
         "shell-script",
         script_block("ex.sh"),
-        r"script docs/ex\.sh exited with status 1: .*SyntaxError",
+        r"docs/ex\.sh: is not a Python file \(\.py\)",
+        at="script: ",
         files={"docs/ex.sh": "#!/bin/sh\necho 'hello from sh'\nexit 0\n"},
     ),
     ErrorCase(
         "csv-as-script",
         script_block("data/good.csv"),
-        r"script docs/data/good\.csv exited with status 1: .*Error",
+        r"docs/data/good\.csv: is not a Python file \(\.py\)",
+        at="script: ",
     ),
     ErrorCase(
         "binary-script",
