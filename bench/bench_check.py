@@ -9,7 +9,7 @@ from an absent cache folder (``.cache/selfattn``):
 
 * build: ``python -m mkdocs build -q -d <empty folder>`` (computes, runs scripts, draws charts,
   writes the site)
-* check: ``python -m mkdocs_selfattn.cli check`` (computes and runs scripts; no site, no charts)
+* check: ``python -m mkdocs_selfattn check`` (computes and runs scripts; no site, no charts)
 
 Both must succeed (check: exit 0). Reported: the median seconds of each and their ratio, measured
 in the same run.
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     out_dir = site.parent / "check-site-html"
     commands = {
         "build": [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out_dir)],
-        "check": [sys.executable, "-m", "mkdocs_selfattn.cli", "check"],
+        "check": [sys.executable, "-m", "mkdocs_selfattn", "check"],
     }
     samples: dict[str, list[float]] = {name: [] for name in commands}
     timed(commands["build"], site)  # untimed: warms the OS file cache

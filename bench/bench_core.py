@@ -96,11 +96,11 @@ def run_stdlib(path: str) -> float:
 
 
 def run_parse(path: str) -> float:
-    from mkdocs_selfattn import csv_read as core_table
+    from mkdocs_selfattn.core import csv_read as core_table
 
     with open(path, "rb") as handle:
         data = handle.read()
-    from mkdocs_selfattn.column_map import ColumnMap
+    from mkdocs_selfattn.core.column_map import ColumnMap
 
     cols = ColumnMap()
     header = core_table._read_header(data, path)
@@ -113,8 +113,8 @@ def run_parse(path: str) -> float:
 def run_core(path: str) -> float:
     import math
 
-    from mkdocs_selfattn.attention import compute
-    from mkdocs_selfattn.csv_read import read_table
+    from mkdocs_selfattn.core.attention import compute
+    from mkdocs_selfattn.core.csv_read import read_table
 
     results = compute(read_table(path))
     return math.fsum(results.representation.ravel().tolist())
@@ -128,8 +128,8 @@ PRELOAD = (
     "pyarrow",
     "pyarrow.csv",
     "pyarrow.compute",
-    "mkdocs_selfattn.csv_read",
-    "mkdocs_selfattn.attention",
+    "mkdocs_selfattn.core.csv_read",
+    "mkdocs_selfattn.core.attention",
 )
 
 

@@ -169,7 +169,7 @@ def stdlib_heads(path: str) -> float:
 def parse_only(path: str) -> float:
     import pyarrow as pa
 
-    from mkdocs_selfattn.csv_read import arrow_read, read_header
+    from mkdocs_selfattn.core.csv_read import arrow_read, read_header
 
     with open(path, "rb") as handle:
         data = handle.read()
@@ -178,8 +178,8 @@ def parse_only(path: str) -> float:
 
 
 def engine(path: str, layout: str) -> float:
-    from mkdocs_selfattn.reading_engine import compute_reading
-    from mkdocs_selfattn.reading_table import parse_reading
+    from mkdocs_selfattn.core.reading_engine import compute_reading
+    from mkdocs_selfattn.core.reading_table import parse_reading
 
     with open(path, "rb") as handle:
         data = handle.read()
@@ -214,7 +214,7 @@ LABELS = {
     "core": "(c) parse_reading + engine",
 }
 PRELOAD = ("csv", "math", "numpy", "pyarrow", "pyarrow.csv", "pyarrow.compute",
-           "mkdocs_selfattn.reading_table", "mkdocs_selfattn.reading_engine")  # fmt: skip
+           "mkdocs_selfattn.core.reading_table", "mkdocs_selfattn.core.reading_engine")  # fmt: skip
 
 
 def child(layout: str, kind: str, path: str) -> None:

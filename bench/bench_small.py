@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 def child_payload(mode: str) -> None:
     import course_requests
 
-    from mkdocs_selfattn import csv_size, jobs
+    from mkdocs_selfattn.build import jobs
+    from mkdocs_selfattn.core import csv_size
 
     requests = course_requests.requests()
     if mode == "arrow":
@@ -94,7 +95,8 @@ def payload(rounds: int) -> None:
 def sizes() -> None:
     import course_requests
 
-    from mkdocs_selfattn import csv_size, jobs
+    from mkdocs_selfattn.build import jobs
+    from mkdocs_selfattn.core import csv_size
 
     imports = [run_child("import") for _ in range(5)]
     import_cpu = statistics.median(r["cpu"] for r in imports)

@@ -61,11 +61,11 @@ def first_code(argv: list[str]) -> None:
 
 def worker(page: Path, csv: Path) -> None:
     before = memory_kb()
-    from mkdocs_selfattn import jobs
-    from mkdocs_selfattn.markdown_scan import find_blocks
-    from mkdocs_selfattn.pipeline import result_key
-    from mkdocs_selfattn.settings import pipeline_settings
-    from mkdocs_selfattn.spec import parse_block
+    from mkdocs_selfattn.blocks.markdown_scan import find_blocks
+    from mkdocs_selfattn.blocks.spec import parse_block
+    from mkdocs_selfattn.build import jobs
+    from mkdocs_selfattn.build.pipeline import result_key
+    from mkdocs_selfattn.build.settings import pipeline_settings
 
     spec = parse_block(next(iter(find_blocks(page.read_text(encoding="utf-8"))))).example
     assert spec is not None

@@ -2,6 +2,6 @@
 
 import sys
 
-from mkdocs_selfattn.cli import main
+from mkdocs_selfattn.cli.main import main
 
 sys.exit(main())

@@ -26,16 +26,16 @@ from typing import Any
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from mkdocs_selfattn.cache import Cache
-from mkdocs_selfattn.chart_fonts import FontFileError, resolve_font_files
+from mkdocs_selfattn.blocks.paths import resolve_path
+from mkdocs_selfattn.build.cache import Cache
+from mkdocs_selfattn.build.example import ResolvedFile
+from mkdocs_selfattn.build.options import SITE_OPTIONS, option_problems
+from mkdocs_selfattn.build.page import expand_page
+from mkdocs_selfattn.build.pipeline import Pipeline
+from mkdocs_selfattn.build.scheduler import PendingHtml
+from mkdocs_selfattn.build.settings import pipeline_settings
 from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.example import ResolvedFile
-from mkdocs_selfattn.options import SITE_OPTIONS, option_problems
-from mkdocs_selfattn.page import expand_page
-from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.pipeline import Pipeline
-from mkdocs_selfattn.scheduler import PendingHtml
-from mkdocs_selfattn.settings import pipeline_settings
+from mkdocs_selfattn.render.chart_fonts import FontFileError, resolve_font_files
 
 log = logging.getLogger("mkdocs_selfattn")
 

@@ -2,8 +2,8 @@
 are, what their scripts print, what each inline value of their prose should show (from the
 plain-Python reference, tests/reference_layouts.py) and what the built page shows in its place.
 
-Shared by tests/test_course_chapters.py (the built HTML) and tests/browser/test_browser_chapters.py
-(what Chromium renders).
+Shared by tests/plugin/test_course_chapters.py (the built HTML) and
+tests/browser/test_browser_chapters.py (what Chromium renders).
 """
 
 from __future__ import annotations

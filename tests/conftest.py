@@ -10,10 +10,17 @@ from pathlib import Path
 
 import pytest
 
+# The tests mirror the package's folders, and a few test modules share helpers across them
+# (``from test_reading_engine import spec``): every folder is importable, whatever pytest collects
+# first.
+for _folder in ("core", "blocks", "render", "build", "plugin", "cli", "browser"):
+    if str(Path(__file__).parent / _folder) not in sys.path:
+        sys.path.insert(0, str(Path(__file__).parent / _folder))
+
 # =============================================================================================
-# Golden files (tests/golden/views/*; used by tests/test_views_golden.py)
+# Golden files (tests/golden/views/*; used by tests/render/test_views_golden.py)
 #
-#   python -m pytest tests/test_views_golden.py --update-goldens
+#   python -m pytest tests/render/test_views_golden.py --update-goldens
 #
 # rewrites the golden files from the current renderers instead of comparing against them.
 # Review the diff (git diff tests/golden) before committing.
@@ -40,7 +47,7 @@ def update_goldens(request: pytest.FixtureRequest) -> bool:
 # =============================================================================================
 # The repository's own site (mkdocs.yml at the root: the trilingual course and the plugin docs),
 # built once per session with --strict into a temporary folder. Used by
-# tests/test_course_chapters.py and, through its repo_site fixture, by tests/browser/.
+# tests/plugin/test_course_chapters.py and, through its repo_site fixture, by tests/browser/.
 
 
 @dataclass

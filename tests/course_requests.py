@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.jobs import ComputeRequest
+    from mkdocs_selfattn.build.jobs import ComputeRequest
 
 ASSETS = Path(__file__).resolve().parents[1] / "docs/assets/part-05/chapter-13"
 
@@ -37,9 +37,9 @@ BLOCKS = {
 
 def requests() -> dict[str, ComputeRequest]:
     """One ``ComputeRequest`` per layout, with the course file's bytes."""
-    from mkdocs_selfattn.jobs import ComputeRequest
-    from mkdocs_selfattn.markdown_scan import find_blocks
-    from mkdocs_selfattn.spec import parse_block
+    from mkdocs_selfattn.blocks.markdown_scan import find_blocks
+    from mkdocs_selfattn.blocks.spec import parse_block
+    from mkdocs_selfattn.build.jobs import ComputeRequest
 
     found: dict[str, ComputeRequest] = {}
     for layout, (name, body) in BLOCKS.items():

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from mkdocs_selfattn import csv_arrow, csv_size
-from mkdocs_selfattn.column_map import ColumnMap
-from mkdocs_selfattn.csv_read import parse_table
+from mkdocs_selfattn.core import csv_arrow, csv_size
+from mkdocs_selfattn.core.column_map import ColumnMap
+from mkdocs_selfattn.core.csv_read import parse_table
+from mkdocs_selfattn.core.reading_table import ReadingTable, parse_reading
+from mkdocs_selfattn.core.table_cells import ArrowCells, ListCells
 from mkdocs_selfattn.errors import DataError
-from mkdocs_selfattn.reading_table import ReadingTable, parse_reading
-from mkdocs_selfattn.table_cells import ArrowCells, ListCells
 
 TARGETS = ["document_id", "target_token", "candidate_token", "candidate_role", "score", "v1", "v2"]
 INDEX = ["target_index", "candidate_index"]

@@ -7,7 +7,7 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
+from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
 
 SVG = "{http://www.w3.org/2000/svg}"
 

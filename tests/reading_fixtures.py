@@ -9,7 +9,7 @@ import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from mkdocs_selfattn.readings import GroupResult, HeadResult, Line, ReadingResult, separation
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult, separation
 from tests.reference_layouts import given_weights, project, softmax
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mkdocs_selfattn.portable_exp import exp_scalar
+from mkdocs_selfattn.core.portable_exp import exp_scalar
 
 Row = Mapping[str, str]
 SUM_TOLERANCE = 1e-9

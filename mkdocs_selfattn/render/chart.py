@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mkdocs_selfattn.readings import HeadResult, ReadingResult
+from mkdocs_selfattn.core.readings import HeadResult, ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult, weights_by_candidate
 from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars
 from mkdocs_selfattn.render.chart_svg import (
     CHART_FORMAT,
@@ -27,7 +28,6 @@ from mkdocs_selfattn.render.chart_svg import (
 )
 from mkdocs_selfattn.render.figure_text import ALL_ITEMS, TOP_ITEMS, fold, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value
-from mkdocs_selfattn.results import DocumentResult, weights_by_candidate
 
 __all__ = [
     "CHART_FORMAT",

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
 from mkdocs_selfattn.errors import listing
-from mkdocs_selfattn.readings import GroupResult, ReadingResult
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT, MAX_BARS
 from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars
 from mkdocs_selfattn.render.chart_svg import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT
 from mkdocs_selfattn.render.chart_svg import (
     SENTINEL,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from io import StringIO
 from typing import Any
 
-from mkdocs_selfattn.chart_fonts import ChartFont, chart_fonts
+from mkdocs_selfattn.render.chart_fonts import ChartFont, chart_fonts
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
 from mkdocs_selfattn.render.font_registry import css_font_family, registered_families
 from mkdocs_selfattn.render.labels import Labels

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.results import DocumentResult
 
 FIGURE_VIEWS = ("chart", "context_chart", "separation_chart", "context_space")
 

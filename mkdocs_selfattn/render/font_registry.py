@@ -1,4 +1,4 @@
-"""The chart fonts (:mod:`mkdocs_selfattn.chart_fonts`) made known to matplotlib by path.
+"""The chart fonts (:mod:`mkdocs_selfattn.render.chart_fonts`) made known to matplotlib by path.
 
 Matplotlib finds a family by name among every font it scanned on the machine (and cached in
 MPLCONFIGDIR/fontlist-*.json, which misses fonts installed after its first run). Asking it for
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from mkdocs_selfattn.chart_fonts import ChartFont
+from mkdocs_selfattn.render.chart_fonts import ChartFont
 
 
 def registered_families(fonts: Sequence[ChartFont]) -> list[str]:

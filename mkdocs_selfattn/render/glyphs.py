@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from mkdocs_selfattn.chart_fonts import CJK_PACKAGE, ChartFont, cjk_font_installed
+from mkdocs_selfattn.render.chart_fonts import CJK_PACKAGE, ChartFont, cjk_font_installed
 
 
 def missing_glyphs(texts: Iterable[str], fonts: Sequence[ChartFont]) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from mkdocs_selfattn.readings import ReadingResult, reading_to_dict
-from mkdocs_selfattn.results import DocumentResult, result_to_dict
+from mkdocs_selfattn.core.readings import ReadingResult, reading_to_dict
+from mkdocs_selfattn.core.results import DocumentResult, result_to_dict
 
 
 def render_json(result: DocumentResult | ReadingResult) -> str:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.readings import ReadingResult
-    from mkdocs_selfattn.results import DocumentResult
+    from mkdocs_selfattn.core.readings import ReadingResult
+    from mkdocs_selfattn.core.results import DocumentResult
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class Labels:
 
     def for_result(self, result: DocumentResult | ReadingResult) -> Labels:
         """These labels, knowing which tokens of ``result`` occur at more than one position."""
-        from mkdocs_selfattn.readings import ReadingResult
+        from mkdocs_selfattn.core.readings import ReadingResult
 
         if isinstance(result, ReadingResult):
             return self._unambiguous(_reading_names(result), frozenset())

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.escape import mermaid_label
 from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value, py_list
 from mkdocs_selfattn.render.mermaid_nodes import CLASSES, NODE_WIDTH, TOP_LIMIT, label, others, rows
 from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
-from mkdocs_selfattn.results import DocumentResult
 
 DEFAULT_TEXT: Mapping[str, str] = {
     "document": "document",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
 from mkdocs_selfattn.render.escape import mermaid_label
 from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value

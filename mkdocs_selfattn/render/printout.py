@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.template_env import fill
 from mkdocs_selfattn.render.template_targets import target_variables
 from mkdocs_selfattn.render.template_vars import reading_variables
-from mkdocs_selfattn.results import DocumentResult
 
 TARGETS_TEMPLATE = """\
 csv_rows = {{ csv_rows }}

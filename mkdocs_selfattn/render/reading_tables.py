@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
 
-from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
 from mkdocs_selfattn.render.tables import (
     DEFAULT_TEXT,

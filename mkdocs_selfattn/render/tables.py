@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from mkdocs_selfattn.core.results import DocumentResult, TargetResult, weights_by_candidate
 from mkdocs_selfattn.render.escape import html_text, md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
-from mkdocs_selfattn.results import DocumentResult, TargetResult, weights_by_candidate
 
 DEFAULT_TEXT: Mapping[str, str] = {
     "candidate": "candidate",

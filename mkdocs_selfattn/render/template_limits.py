@@ -14,7 +14,7 @@ piece of text written (printed or captured) is counted as it is written:
 * **printout**: :data:`MAX_OUTPUT` characters, as much as an example script may print, and no
   captured block or macro longer than that;
 * **numbers**: whole numbers of at most :data:`MAX_INT_BITS` bits; widths and precisions of
-  format specs at most :data:`~mkdocs_selfattn.format_spec.MAX_FORMAT_WIDTH`;
+  format specs at most :data:`~mkdocs_selfattn.render.format_spec.MAX_FORMAT_WIDTH`;
 * **nesting**: brackets and blocks at most :data:`MAX_NESTING` deep (deeper, Jinja2's parser
   runs out of Python's stack).
 
@@ -43,7 +43,7 @@ from jinja2.compiler import CodeGenerator, Frame
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
-from mkdocs_selfattn.format_spec import MAX_FORMAT_WIDTH, percent_problem, width_problem
+from mkdocs_selfattn.render.format_spec import MAX_FORMAT_WIDTH, percent_problem, width_problem
 
 MAX_OUTPUT = 1024 * 1024
 """Characters a printout (or one captured block, or one macro's output) may have: as much as an

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-from mkdocs_selfattn.column_map import ColumnMap
+from mkdocs_selfattn.core.column_map import ColumnMap
+from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.template_env import Cells, Described, Named
-from mkdocs_selfattn.results import CandidateResult, DocumentResult, TargetResult
 
 _Key = tuple[str, int | None, str, int | None]
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mkdocs_selfattn.readings import ReadingResult
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.escape import html_text
-from mkdocs_selfattn.results import DocumentResult
 
 
 @dataclass(frozen=True)

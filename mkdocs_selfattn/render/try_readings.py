@@ -1,7 +1,7 @@
 """The ``try`` view's data for the questions and heads layouts.
 
 The browser engine (assets/try/selfattn-try.js) reads groups of rows, each read by one or more
-heads; this module maps a :class:`~mkdocs_selfattn.readings.ReadingResult` onto that shape. A
+heads; this module maps a :class:`~mkdocs_selfattn.core.readings.ReadingResult` onto that shape. A
 question is its own section (one softmax head), so each question's scores are edited and shown
 beside its own weights, chart and context; a scenario of the heads layout is one section read by
 every head, the first the reference. Rows carry their vectors already projected onto the axes: a
@@ -15,9 +15,9 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mkdocs_selfattn.core.reading_engine import SUM_TOLERANCE
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
 from mkdocs_selfattn.errors import DataError
-from mkdocs_selfattn.reading_engine import SUM_TOLERANCE
-from mkdocs_selfattn.readings import GroupResult, HeadResult, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import CsvText, Span
 from mkdocs_selfattn.render.try_view import (

@@ -16,11 +16,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mkdocs_selfattn.core.results import DocumentResult, TargetResult
 from mkdocs_selfattn.errors import BlockError, DataError
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import CsvText, Span, unquote
-from mkdocs_selfattn.results import DocumentResult, TargetResult
 
 DATA_VERSION = 1
 EMBED_LIMIT = 250_000
@@ -258,8 +258,8 @@ def _score_cells(
     """Per target, the text span of each candidate's score cell, checked against the core."""
     import numpy as np
 
-    from mkdocs_selfattn.column_map import ColumnMap
-    from mkdocs_selfattn.csv_read import parse_table
+    from mkdocs_selfattn.core.column_map import ColumnMap
+    from mkdocs_selfattn.core.csv_read import parse_table
 
     cols = ColumnMap.from_mapping(dict(columns), source=source)
     table = parse_table(csv_bytes, source=source, columns=cols, vectors=vectors)
@@ -316,7 +316,7 @@ def score_cell(
 def cell_error(source: str, csv_bytes: bytes, row: int, column: str) -> DataError:
     """The view's cell map disagrees with the core (not expected for any file the build reads):
     refuse the view rather than offer a download that would edit the wrong cell."""
-    from mkdocs_selfattn.csv_diagnose import row_line
+    from mkdocs_selfattn.core.csv_diagnose import row_line
 
     return DataError(
         source,

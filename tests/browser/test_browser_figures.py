@@ -1,6 +1,6 @@
 """The figures' texts measured where readers see them: Chromium lays out each chart's SVG with
 the fonts it has, and no two value labels or candidate names may touch there either (the
-renderer's own measurement is in tests/test_figures.py)."""
+renderer's own measurement is in tests/render/test_figures.py)."""
 
 from __future__ import annotations
 

@@ -26,12 +26,12 @@ from typing import Any
 import pytest
 from conftest import COURSE_CSV, Site, _QuietHandler, _Server, mkdocs_build
 
-from mkdocs_selfattn.csv_read import parse_table
-from mkdocs_selfattn.document_results import compute_document
-from mkdocs_selfattn.portable_exp import OVERFLOW, UNDERFLOW, exp_scalar
+from mkdocs_selfattn.core.csv_read import parse_table
+from mkdocs_selfattn.core.document_results import compute_document
+from mkdocs_selfattn.core.portable_exp import OVERFLOW, UNDERFLOW, exp_scalar
+from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
 from mkdocs_selfattn.render.try_view import view_words
-from mkdocs_selfattn.results import DocumentResult
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -367,7 +367,7 @@ def test_edits_match_the_core_and_the_downloaded_csv_runs(
         text=True,
         check=True,
     )
-    from mkdocs_selfattn.results import result_from_dict
+    from mkdocs_selfattn.core.results import result_from_dict
 
     from_cli = result_from_dict(json.loads(cli.stdout))
     assert page.evaluate(READ) == MEMO.expected(from_cli)

@@ -27,13 +27,13 @@ from typing import Any
 import pytest
 from conftest import _QuietHandler, _Server, mkdocs_build
 
-from mkdocs_selfattn.cache import Cache
+from mkdocs_selfattn.blocks.markdown_scan import find_blocks
+from mkdocs_selfattn.blocks.spec import parse_block
+from mkdocs_selfattn.build.cache import Cache
+from mkdocs_selfattn.build.pipeline import Example, Pipeline, ResolvedFile, Settings
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.markdown_scan import find_blocks
-from mkdocs_selfattn.pipeline import Example, Pipeline, ResolvedFile, Settings
-from mkdocs_selfattn.readings import ReadingResult
-from mkdocs_selfattn.results import DocumentResult
-from mkdocs_selfattn.spec import parse_block
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -13,15 +13,15 @@ import random
 from pathlib import Path
 from typing import Any
 
-from mkdocs_selfattn.cache import Cache
+from mkdocs_selfattn.blocks.markdown_scan import find_blocks
+from mkdocs_selfattn.blocks.spec import parse_block
+from mkdocs_selfattn.build.cache import Cache
+from mkdocs_selfattn.build.example import Example, ResolvedFile
+from mkdocs_selfattn.build.pipeline import Pipeline
+from mkdocs_selfattn.build.settings import Settings
+from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.errors import SelfAttnError
-from mkdocs_selfattn.example import Example, ResolvedFile
-from mkdocs_selfattn.markdown_scan import find_blocks
-from mkdocs_selfattn.pipeline import Pipeline
-from mkdocs_selfattn.readings import ReadingResult
 from mkdocs_selfattn.render.labels import format_value, py_round
-from mkdocs_selfattn.settings import Settings
-from mkdocs_selfattn.spec import parse_block
 
 CHAPTER = Path(__file__).resolve().parents[2] / "docs/assets/part-05/chapter-13"
 MANUAL_CSV = CHAPTER / "attention-operating-manual-candidates.csv"

@@ -14,7 +14,7 @@ from typing import Any
 
 from try_reading_cases import EXTRA, Case
 
-from mkdocs_selfattn.readings import ReadingResult, reading_from_dict
+from mkdocs_selfattn.core.readings import ReadingResult, reading_from_dict
 from mkdocs_selfattn.render.labels import py_round
 from mkdocs_selfattn.render.try_readings import reading_words
 

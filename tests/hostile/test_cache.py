@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from mkdocs_selfattn.early_start import STAMP
+from mkdocs_selfattn.plugin.early_start import STAMP
 
 from .support import (
     GOOD_CSV_PATH,
@@ -45,8 +45,8 @@ CACHE = ".cache/selfattn"
 
 def _printout() -> str:
     """What the course example prints, computed by the package (the script must match it)."""
-    from mkdocs_selfattn.csv_read import parse_table
-    from mkdocs_selfattn.document_results import compute_document
+    from mkdocs_selfattn.core.csv_read import parse_table
+    from mkdocs_selfattn.core.document_results import compute_document
     from mkdocs_selfattn.render.printout import render_printout
 
     table = parse_table(CSV.encode(), source="good.csv")
@@ -488,7 +488,7 @@ def test_a_forged_entry_is_used_as_the_docs_say(tmp_path: Path) -> None:
     """The checksum catches damage, not forgery: an entry rewritten with its checksum
     recomputed is read as it stands. The docs must say so (they once promised that restoring
     another branch's cache "can never give a wrong page") and say how CI keeps the boundary."""
-    from mkdocs_selfattn.cache import Cache
+    from mkdocs_selfattn.build.cache import Cache
 
     cache = Cache(tmp_path)
     cache.put("result", "k" * 64, {"weight": 0.25})

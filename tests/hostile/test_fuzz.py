@@ -26,16 +26,16 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mkdocs_selfattn.cache import Cache
+from mkdocs_selfattn.blocks.markdown_scan import RawBlock
+from mkdocs_selfattn.blocks.paths import resolve_path
+from mkdocs_selfattn.blocks.spec import parse_block
+from mkdocs_selfattn.build.cache import Cache
+from mkdocs_selfattn.build.example import ResolvedFile
+from mkdocs_selfattn.build.page import ExpandedPage, expand_page
+from mkdocs_selfattn.build.pipeline import Pipeline
+from mkdocs_selfattn.build.scheduler import PendingHtml
+from mkdocs_selfattn.build.settings import Settings
 from mkdocs_selfattn.errors import BlockError, DataError, SelfAttnError
-from mkdocs_selfattn.example import ResolvedFile
-from mkdocs_selfattn.markdown_scan import RawBlock
-from mkdocs_selfattn.page import ExpandedPage, expand_page
-from mkdocs_selfattn.paths import resolve_path
-from mkdocs_selfattn.pipeline import Pipeline
-from mkdocs_selfattn.scheduler import PendingHtml
-from mkdocs_selfattn.settings import Settings
-from mkdocs_selfattn.spec import parse_block
 
 from .support import GOOD_CSV
 
@@ -369,7 +369,7 @@ HEADER = (
 
 
 def parse_or_error(data: bytes) -> Any:
-    from mkdocs_selfattn.csv_read import parse_table
+    from mkdocs_selfattn.core.csv_read import parse_table
 
     try:
         return parse_table(data, source="fuzz.csv")
@@ -491,7 +491,7 @@ def test_parse_table_structured(data: bytes) -> None:
 @FUZZ
 @given(csv_files())
 def test_compute_document_structured(data: bytes) -> None:
-    from mkdocs_selfattn.document_results import compute_document
+    from mkdocs_selfattn.core.document_results import compute_document
 
     table = parse_or_error(data)
     if table is None:

@@ -1,0 +1,210 @@
+"""The engine of the questions and heads layouts: attention's own passes over groups of rows.
+
+A reading table is handed to :mod:`mkdocs_selfattn.core.attention` as a candidate table whose
+"target" is the group (a scenario, a document, or the whole file): the same segmentation, the same
+left-to-right weighted sums and the same softmax with the portable exp compute every layout, so
+targets, questions and heads are three cases of one engine and agree with their scripts to the last
+bit. A question weighs its score column through the softmax; a head's weights are given (checked
+per group to sum to 1, or normalised where the block asks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mkdocs_selfattn.core.attention import (
+    Weigh,
+    _check_temperature,
+    _softmax_rows,
+    given_rows,
+    group_pass,
+    segments,
+)
+from mkdocs_selfattn.core.candidate_table import CandidateTable, FloatArray, IntArray
+from mkdocs_selfattn.core.column_map import ColumnMap
+from mkdocs_selfattn.core.float_range import means_in_range
+from mkdocs_selfattn.core.reading_table import ReadingTable
+from mkdocs_selfattn.core.row_keys import distinct_sizes
+from mkdocs_selfattn.errors import DataError
+
+SUM_TOLERANCE = 1e-9
+"""How far a head's given weights may sum from 1 in one group (rounding in the file)."""
+
+
+@dataclass(frozen=True, eq=False)
+class ReadingArrays:
+    """Every group's numbers: groups in order of first appearance, rows in CSV order inside."""
+
+    table: ReadingTable
+    order: IntArray
+    starts: IntArray
+    sizes: IntArray
+    weights: FloatArray
+    """(heads × rows), per table row."""
+    contexts: FloatArray
+    """(groups × heads × axes)."""
+    baseline: FloatArray
+    """(groups × axes): plain mean of the group's vectors."""
+
+    @property
+    def n_groups(self) -> int:
+        return int(self.starts.shape[0])
+
+    def rows(self, group: int) -> IntArray:
+        start = int(self.starts[group])
+        return self.order[start : start + int(self.sizes[group])]
+
+
+def as_candidates(table: ReadingTable, values: FloatArray) -> CandidateTable:
+    """The attention core's view of the table: documents stay documents, groups are targets."""
+    return CandidateTable(
+        source=table.source,
+        columns=ColumnMap(),
+        vector_columns=tuple(name for name, _ in table.columns.axes),
+        documents=table.documents,
+        document_codes=table.document_codes,
+        targets=table.groups,
+        target_codes=table.group_codes,
+        # Not read by the passes (they group by document and target): no line ids to hash.
+        candidates=("",),
+        candidate_codes=np.zeros(table.n_rows, dtype=np.int32),
+        roles=("",),
+        role_codes=np.zeros(table.n_rows, dtype=np.int32),
+        scores=values,
+        vectors=table.vectors,
+        row_numbers=table.row_numbers,
+        data=table.data,
+    )
+
+
+def compute_reading(
+    table: ReadingTable, *, given: bool, temperature: float = 1.0, normalise: bool = False
+) -> ReadingArrays:
+    """Weights, contexts and baselines of every group of ``table`` for every reader."""
+    if not given:
+        temperature = _check_temperature(temperature, table.source)
+    n_heads = len(table.columns.readers)
+    columns = [np.ascontiguousarray(table.values[:, j]) for j in range(n_heads)]
+    order_or_none, starts, sizes = segments(as_candidates(table, columns[0]))
+    distinct = distinct_sizes(sizes)
+    uniform = distinct[0] if order_or_none is None and len(distinct) == 1 else None
+    n = table.n_rows
+    order = np.arange(n, dtype=np.int64) if order_or_none is None else order_or_none
+    group_of_row = np.empty(n, dtype=np.int64)
+    group_of_row[order] = np.repeat(np.arange(starts.shape[0], dtype=np.int64), sizes)
+
+    def softmax(scores: FloatArray, out: FloatArray | None) -> FloatArray:
+        return _softmax_rows(scores, temperature, out=out)
+
+    weigh: Weigh = given_rows if given else softmax
+    weights = np.empty((n_heads, n), dtype=np.float64)
+    contexts = np.empty((starts.shape[0], n_heads, table.vectors.shape[1]), dtype=np.float64)
+    for j, values in enumerate(columns):
+        if given:
+            values = _given(table, j, values, group_of_row, order, starts, sizes, normalise)
+        w, sums, _ = group_pass(
+            values, table.vectors, weigh, order_or_none, starts, sizes, distinct, uniform
+        )
+        weights[j] = w
+        contexts[:, j, :] = sums
+    counts = sizes.astype(np.float64)
+    baseline = np.empty((starts.shape[0], table.vectors.shape[1]), dtype=np.float64)
+    for a in range(table.vectors.shape[1]):
+        baseline[:, a] = means_in_range(group_of_row, table.vectors[:, a], counts)
+    return ReadingArrays(
+        table=table,
+        order=order,
+        starts=starts,
+        sizes=sizes,
+        weights=weights,
+        contexts=contexts,
+        baseline=baseline,
+    )
+
+
+def _given(
+    table: ReadingTable,
+    head: int,
+    values: FloatArray,
+    group_of_row: IntArray,
+    order: IntArray,
+    starts: IntArray,
+    sizes: IntArray,
+    normalise: bool,
+) -> FloatArray:
+    """A head's weights as given, each group's summing to 1 within the tolerance; otherwise,
+    with ``normalise``, that group's weights divided by their sum, and without, an error."""
+    # bincount adds each group's weights in row order from 0: the script's sum().
+    totals = np.bincount(group_of_row, weights=values, minlength=starts.shape[0])
+    off = np.abs(totals - 1.0) > SUM_TOLERANCE
+    if not off.any():
+        return values
+    fixable = off & (totals > 0) if normalise else np.zeros_like(off)
+    broken = np.flatnonzero(off & ~fixable)
+    if broken.size:
+        g = int(broken[0])
+        raise _sum_error(table, head, g, float(totals[g]), int(order[starts[g]]), normalise)
+    rows = np.flatnonzero(fixable[group_of_row])
+    out = values.copy()
+    out[rows] = values[rows] / totals[group_of_row[rows]]
+    return out
+
+
+def _sum_error(
+    table: ReadingTable, head: int, group: int, total: float, row: int, normalise: bool
+) -> DataError:
+    name, column = table.columns.readers[head]
+    where = group_name(table, row) or "the whole file"
+    if normalise:
+        fix = "give at least one weight above 0"
+    else:
+        fix = (
+            f"fix the weights in {column!r} so that they sum to 1 in every group, or add "
+            "'normalise: true' to divide them by their sum"
+        )
+    return DataError(
+        table.source,
+        f"group {where!r}, head {name!r}: the weights in {column!r} sum to {total!r}, not 1 "
+        f"(within {SUM_TOLERANCE}); {fix}",
+        line=table.line_of(row),
+        key="heads",
+    )
+
+
+def group_name(table: ReadingTable, row: int) -> str:
+    """A group's name: its group cell, else its document, else "" (the whole file)."""
+    if table.columns.group is not None:
+        return table.groups[int(table.group_codes[row])]
+    if table.columns.document is not None:
+        return table.documents[int(table.document_codes[row])]
+    return ""
+
+
+def separations(contexts: FloatArray) -> FloatArray:
+    """(groups × heads × heads) Euclidean distances, squares added left to right from 0 as the
+    script's ``sum()`` adds them."""
+    n_groups, n_heads, _ = contexts.shape
+    out = np.empty((n_groups, n_heads, n_heads), dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for i in range(n_heads):
+            for j in range(n_heads):
+                d = contexts[:, i, :] - contexts[:, j, :]
+                out[:, i, j] = _root_of_squares(d)
+                broken = ~np.isfinite(out[:, i, j])
+                if broken.any():
+                    # Squares past the float range, for a distance that may still fit: scaled
+                    # by the largest difference, as hypot does (inf stays inf: beyond range).
+                    scale = np.abs(d[broken]).max(axis=1)
+                    out[broken, i, j] = _root_of_squares(d[broken] / scale[:, None]) * scale
+    return out
+
+
+def _root_of_squares(d: FloatArray) -> FloatArray:
+    squares = d * d
+    total = squares[:, 0] + 0.0
+    for a in range(1, squares.shape[1]):
+        total += squares[:, a]
+    root: FloatArray = np.sqrt(total)
+    return root

@@ -1,0 +1,326 @@
+"""CSV bytes → the validated table of a ``queries:`` or ``heads:`` example (as csv_read: the stdlib
+reader of :mod:`csv_small` for a small file, Arrow's for a big one, the same table either way).
+
+The file is read once with every column as text, so each line keeps its cells exactly as
+written (a printout shows ``3.00`` where the file says so) while the score, weight and vector
+columns are converted to numbers from those same strings. As in :mod:`csv_read`, the slow stdlib
+reader runs only when something is wrong, to name the first bad line, column and cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mkdocs_selfattn.core import csv_size, csv_small
+from mkdocs_selfattn.core.arrow_extra import arrow_missing, needs_arrow
+from mkdocs_selfattn.core.candidate_table import CodeArray, FloatArray, IntArray
+from mkdocs_selfattn.core.csv_arrow import ReadingParts, read_reading
+from mkdocs_selfattn.core.csv_diagnose import diagnose_rows, row_line, without_bom
+from mkdocs_selfattn.core.csv_hidden import refuse_hidden_names
+from mkdocs_selfattn.core.csv_read import BLANK, all_finite, read_header, refuse_foreign
+from mkdocs_selfattn.core.hidden_text import visible_all
+from mkdocs_selfattn.core.table_cells import Cells, ListCells
+from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
+
+DEFAULT_COLUMNS = {
+    "document": "document_id",
+    "candidate": "candidate_token",
+    "role": "candidate_role",
+}
+"""Column names of the roles a block does not map (the targets layout's names); ``group`` has
+none: without it, a document (or the whole file) is one group."""
+
+
+@dataclass(frozen=True)
+class ReadingColumns:
+    """Which CSV columns play which part in a questions or heads example."""
+
+    candidate: str
+    role: str | None
+    document: str | None
+    group: str | None
+    readers: tuple[tuple[str, str], ...]
+    """(label or head name, score or weight column), in the block's order."""
+    axes: tuple[tuple[str, tuple[str, ...]], ...]
+    """(axis name, the columns it sums), in order."""
+
+    @property
+    def numeric(self) -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys([*(c for _, c in self.readers), *(c for _, a in self.axes for c in a)])
+        )
+
+    def free_text(self, header: Sequence[str]) -> set[str]:
+        """Columns that name nothing and hold no number: only displayed (so never refused)."""
+        return set(header) - {*self.numeric, *self.identity, *(c for c in [self.role] if c)}
+
+    @property
+    def identity(self) -> tuple[str, ...]:
+        """Text columns that must never be empty: they name a line, a document or a group."""
+        return tuple(c for c in (self.candidate, self.document, self.group) if c is not None)
+
+
+@dataclass(frozen=True, eq=False)
+class ReadingTable:
+    source: str
+    header: tuple[str, ...]
+    columns: ReadingColumns
+    documents: tuple[str, ...]
+    document_codes: CodeArray
+    groups: tuple[str, ...]
+    group_codes: CodeArray
+    values: FloatArray
+    """(rows × readers): each reader's column."""
+    vectors: FloatArray
+    """(rows × axes): each axis the left-to-right sum of its columns."""
+    cells: Cells
+    """Every column as text, as written (Arrow's table for a big file, lists for a small one)."""
+    data: bytes
+    row_numbers: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.values.shape[0])
+
+    def line_of(self, row: int) -> int:
+        return row_line(self.data, int(self.row_numbers[row]))
+
+    def subset(self, mask: Any) -> ReadingTable:
+        from dataclasses import replace
+
+        rows = np.flatnonzero(mask)
+        return replace(
+            self,
+            document_codes=self.document_codes[rows],
+            group_codes=self.group_codes[rows],
+            values=self.values[rows],
+            vectors=self.vectors[rows],
+            cells=self.cells.take(rows),
+            row_numbers=self.row_numbers[rows],
+        )
+
+    def row_cells(self) -> list[tuple[str, ...]]:
+        """Every row's cells as written, aligned with :attr:`header`; a hidden character in a
+        free-text cell (names refuse them) shows as ``<U+202E>``."""
+        free = self.columns.free_text(self.header)
+        columns = [
+            visible_all(self.cells.texts(name))
+            if name in free and self.cells.may_hide(name)
+            else self.cells.texts(name)
+            for name in self.header
+        ]
+        return list(zip(*columns, strict=True))
+
+    def text(self, column: str | None) -> list[str]:
+        """A text column's cells ("" for every row without the column). The candidate and role
+        columns are read only here, for the rows a result shows: the engine groups by document
+        and group only, and hashing a million distinct line ids would cost more than the
+        whole computation."""
+        if column is None:
+            return [""] * self.n_rows
+        return self.cells.texts(column)
+
+
+def reading_columns(
+    header: Sequence[str],
+    mapping: Mapping[str, str],
+    readers: Mapping[str, str],
+    reader_key: str,
+    vectors: Sequence[str] | None,
+    axes: Mapping[str, Sequence[str]] | None,
+    document: bool,
+    source: str,
+) -> ReadingColumns:
+    """The roles resolved against the header; every named column must exist (did-you-mean)."""
+    names = {**DEFAULT_COLUMNS, **mapping}
+    role = names["role"] if "role" in mapping or names["role"] in header else None
+    chosen = ReadingColumns(
+        candidate=names["candidate"],
+        role=role,
+        document=names["document"] if document else None,
+        group=mapping.get("group"),
+        readers=tuple(readers.items()),
+        axes=(),
+    )
+    text = [c for c in (chosen.candidate, chosen.role, chosen.document, chosen.group) if c]
+    named = [*(c for _, c in chosen.readers), *(vectors or ())]
+    refuse_foreign(
+        header, [*text, *named, *(c for cols in (axes or {}).values() for c in cols)], source
+    )
+    _require(header, text, source, "columns", "(map other names with 'columns:')")
+    _require(header, [c for _, c in chosen.readers], source, reader_key, "")
+    if axes is not None:
+        picked = tuple((name, tuple(cols)) for name, cols in axes.items())
+        _require(header, [c for _, cols in picked for c in cols], source, "axes", "")
+        key = "axes"
+    elif vectors is not None:
+        picked = tuple((name, (name,)) for name in vectors)
+        _require(header, [c for c, _ in picked], source, "vectors", "")
+        key = "vectors"
+    else:
+        reserved = {*text, *DEFAULT_COLUMNS.values(), *(c for _, c in chosen.readers)}
+        picked = tuple((h, (h,)) for h in header if h not in reserved)
+        key = "vectors"
+    if not picked:
+        raise DataError(
+            source,
+            "no vector columns: list the columns each line contributes in 'vectors:' or 'axes:'",
+            line=1,
+            key=key,
+        )
+    textual = [c for _, cols in picked for c in cols if c in text]
+    if textual:
+        raise DataError(
+            source,
+            f"column {textual[0]!r} names a line, document or group (text), so it cannot be a "
+            "vector column; list numeric columns only",
+            line=1,
+            key=key,
+        )
+    return ReadingColumns(
+        chosen.candidate, chosen.role, chosen.document, chosen.group, chosen.readers, picked
+    )
+
+
+def _require(header: Sequence[str], wanted: Sequence[str], source: str, key: str, how: str) -> None:
+    missing = list(dict.fromkeys(c for c in wanted if c not in header))
+    if missing:
+        raise DataError(
+            source,
+            f"column(s) {', '.join(repr(m) for m in missing)} not in the header"
+            f"{did_you_mean_each(missing, header)}; the header has {listing(header)}"
+            + (f" {how}" if how else ""),
+            line=1,
+            key=key,
+        )
+
+
+def parse_reading(
+    data: bytes,
+    *,
+    source: str,
+    mapping: Mapping[str, str],
+    readers: Mapping[str, str],
+    reader_key: str,
+    vectors: Sequence[str] | None = None,
+    axes: Mapping[str, Sequence[str]] | None = None,
+    document: bool = False,
+    given: bool = False,
+) -> ReadingTable:
+    """Validate CSV bytes into a :class:`ReadingTable` or raise one precise :class:`DataError`.
+
+    ``given``: the readers' columns are given weights, which must also be ≥ 0.
+    """
+    if BLANK.fullmatch(data):
+        raise DataError(source, "the file is empty; it needs a header line and data rows", line=1)
+    header = read_header(data, source)
+    cols = reading_columns(header, mapping, readers, reader_key, vectors, axes, document, source)
+
+    def problem() -> DataError:
+        error = diagnose_rows(without_bom(data), header, cols.identity, cols.numeric, (), source)
+        defaulted = {c for _, members in cols.axes for c in members} - {c for _, c in cols.readers}
+        if vectors is None and axes is None and error.column in defaulted:
+            # The column was a vector only because no list said otherwise.
+            return DataError(
+                source,
+                f"{error.message} (without 'vectors:' or 'axes:', every column besides "
+                "the named ones is a vector column: list the vector columns)",
+                line=error.line,
+                column=error.column,
+                key="vectors",
+            )
+        return error
+
+    parsed = _read_small(data, header, cols) if csv_size.fits(data) else None
+    if parsed is None:
+        if arrow_missing():
+            raise needs_arrow(data, source, problem)
+        parsed = read_reading(data, header, cols.numeric, cols.identity, _keys(cols), problem)
+    cells, numbers, encoded, empty = parsed
+    n_rows = cells.num_rows
+    if n_rows == 0:
+        raise DataError(source, "the file has a header but no data rows", line=2)
+    if numbers is None or empty:
+        raise problem()
+    values = np.empty((n_rows, len(cols.readers)), dtype=np.float64)
+    for j, (_, column) in enumerate(cols.readers):
+        values[:, j] = numbers[column]
+    vectors_out = np.empty((n_rows, len(cols.axes)), dtype=np.float64)
+    for j, (_, members) in enumerate(cols.axes):
+        total = numbers[members[0]] + 0.0  # Python's sum() starts from 0: -0.0 becomes 0.0
+        for name in members[1:]:
+            total += numbers[name]
+        vectors_out[:, j] = total
+    if not all(all_finite(v) for v in numbers.values()):
+        raise problem()
+    table = ReadingTable(
+        source=source,
+        header=tuple(header),
+        columns=cols,
+        documents=("",) if cols.document is None else encoded[cols.document][0],
+        document_codes=_codes(encoded, cols.document, n_rows),
+        groups=("",) if cols.group is None else encoded[cols.group][0],
+        group_codes=_codes(encoded, cols.group, n_rows),
+        values=values,
+        vectors=vectors_out,
+        cells=cells,
+        data=data,
+        row_numbers=np.arange(n_rows, dtype=np.int64),
+    )
+    plain = [c for c in (cols.candidate, cols.role) if c is not None and c not in encoded]
+    refuse_hidden_names(source, data, encoded, cells, plain)
+    if given:
+        _check_given(table)
+    return table
+
+
+def _keys(cols: ReadingColumns) -> tuple[str, ...]:
+    """The columns a reading groups by, so the ones dictionary-encoded."""
+    return tuple(dict.fromkeys(c for c in (cols.document, cols.group) if c is not None))
+
+
+def _read_small(data: bytes, header: Sequence[str], cols: ReadingColumns) -> ReadingParts | None:
+    """The stdlib reader's parts (see :mod:`csv_small`), or None when Arrow must read the file:
+    any number it is not sure of makes Arrow read the file, and name the error if there is one."""
+    cells = csv_small.read_columns(data, len(header))
+    if cells is None:
+        return None
+    column = dict(zip(header, cells, strict=True))
+    numbers: dict[str, FloatArray] = {}
+    for name in cols.numeric:
+        found = csv_small.floats(column[name])
+        if found is None:
+            return None
+        numbers[name] = found
+    encoded = {name: csv_small.encode(column[name]) for name in _keys(cols)}
+    empty = any("" in column[name] for name in cols.identity)
+    return ListCells(column), numbers, encoded, empty
+
+
+def _codes(encoded: Mapping[str, tuple[Any, CodeArray]], column: str | None, n: int) -> CodeArray:
+    if column is None:
+        return np.zeros(n, dtype=np.int32)
+    return encoded[column][1]
+
+
+def _check_given(table: ReadingTable) -> None:
+    """A given weight is a share of attention: negative makes no sense (checked per cell; the
+    sums are checked per group and head by the engine)."""
+    negative = np.flatnonzero((table.values < 0).any(axis=1))
+    if not negative.size:
+        return
+    row = int(negative[0])
+    j = int(np.flatnonzero(table.values[row] < 0)[0])
+    name, column = table.columns.readers[j]
+    cell = table.cells.cell(column, row)
+    raise DataError(
+        table.source,
+        f"head {name!r} has the weight {cell!r}; a given weight must be ≥ 0 (and the weights "
+        "of each group sum to 1)",
+        line=table.line_of(row),
+        column=column,
+    )

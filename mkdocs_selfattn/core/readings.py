@@ -1,0 +1,238 @@
+"""What a ``queries:`` or ``heads:`` example shows: plain, numpy-free records and their cache/JSON
+form, the counterpart of :mod:`mkdocs_selfattn.core.results` for the layouts where one *group* of
+rows is read by several heads or questions.
+
+The engine's model is the same for every layout: a group of candidate rows (a document's target in
+the targets layout, the whole file or a document of questions, one scenario of a report read by
+heads) is read by one or more heads, each with weights from a score column through the softmax or
+given as a weight column; contexts, baselines, shifts, top lines, named groups, differences from
+the reference head and separations follow from the weights. The targets layout's records stay
+:class:`~results.DocumentResult` (its pages are byte-identical to what they were); these records
+carry the other two layouts.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Layout = Literal["questions", "heads"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One candidate row of a group, in CSV order."""
+
+    token: str
+    """The candidate column's cell (questions: a manual's line id; heads: a token fragment)."""
+    role: str
+    """The role column's cell, "" when the file has no role column."""
+    row: int
+    """Data row in the file, 0 = the first row after the header (for messages and links)."""
+    cells: tuple[str, ...]
+    """Every cell of the row as written, aligned with :attr:`ReadingResult.columns`."""
+    vector: tuple[float, ...]
+    """The row's vector projected onto the example's axes, in axis order."""
+
+
+@dataclass(frozen=True)
+class HeadResult:
+    """One reader of a group: a question (scores through the softmax) or a given-weight head."""
+
+    name: str
+    """The query's label or the head's name, as the block writes it."""
+    column: str
+    """The score column (softmax) or the weight column (given)."""
+    given: bool
+    values: tuple[float, ...]
+    """The column's numbers per line: scores before the temperature, or weights as given."""
+    weights: tuple[float, ...]
+    """Per line: the softmax of ``values / temperature``, or the given (normalised) weights."""
+    context: tuple[float, ...]
+    """Σ weight · vector per axis, summed left to right."""
+    shift: tuple[float, ...]
+    """context − the group's baseline."""
+    groups: tuple[tuple[str, float], ...] = ()
+    """The block's named candidate groups and their summed weights (left to right)."""
+    difference: tuple[float, ...] = ()
+    """context − the reference head's context (heads layout; zeros for the reference itself,
+    empty for the questions layout)."""
+
+    def top(self, k: int) -> tuple[int, ...]:
+        """Line indices of the ``k`` largest weights; on a tie the earlier line comes first (the
+        chapters' stable sort)."""
+        return tuple(
+            heapq.nsmallest(k, range(len(self.weights)), key=lambda i: (-self.weights[i], i))
+        )
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """A group of rows and every head that reads it."""
+
+    name: str
+    """The group column's cell (a heads layout's scenario); the document, or "", without one."""
+    lines: tuple[Line, ...]
+    baseline: tuple[float, ...]
+    """Plain mean of the lines' vectors per axis (every line weighted alike)."""
+    heads: tuple[HeadResult, ...]
+    separations: tuple[tuple[float, ...], ...]
+    """Euclidean distance between every pair of head contexts (``[i][j]``, head order)."""
+
+    def head(self, name: str) -> HeadResult:
+        for head in self.heads:
+            if head.name == name or head.column == name:
+                return head
+        raise KeyError(name)
+
+    def separation(self, first: str, second: str) -> float:
+        names = [h.name for h in self.heads]
+        columns = [h.column for h in self.heads]
+
+        def where(name: str) -> int:
+            return names.index(name) if name in names else columns.index(name)
+
+        return self.separations[where(first)][where(second)]
+
+
+@dataclass(frozen=True)
+class ReadingResult:
+    """A whole ``queries:`` or ``heads:`` example: its groups in CSV order."""
+
+    source: str
+    layout: Layout
+    csv_rows: int
+    document: str | None
+    """The ``document:`` the block chose; None when it reads the whole file."""
+    document_rows: int
+    """Rows of that document (the whole file's rows without ``document:``)."""
+    columns: tuple[str, ...]
+    """The CSV header, which :attr:`Line.cells` follow."""
+    axes: tuple[tuple[str, tuple[str, ...]], ...]
+    """Axis name → the vector columns it sums, in order (default: one axis per vector column)."""
+    temperature: float
+    groups: tuple[GroupResult, ...]
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def axis_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.axes)
+
+    @property
+    def head_names(self) -> tuple[str, ...]:
+        return tuple(h.name for h in self.groups[0].heads) if self.groups else ()
+
+
+def separation(first: tuple[float, ...], second: tuple[float, ...]) -> float:
+    """Euclidean distance as the chapter's script takes it: a left-to-right sum of squares."""
+    return math.sqrt(sum((a - b) * (a - b) for a, b in zip(first, second, strict=True)))
+
+
+def reading_to_dict(result: ReadingResult) -> dict[str, Any]:
+    """Every number at full precision: the JSON view, and the body of the cache's payload."""
+    return {
+        "layout": result.layout,
+        "csv_rows": result.csv_rows,
+        "document": result.document,
+        "document_rows": result.document_rows,
+        "columns": list(result.columns),
+        "axes": {name: list(cols) for name, cols in result.axes},
+        "temperature": result.temperature,
+        "groups": [
+            {
+                "name": g.name,
+                "lines": [
+                    {
+                        "token": line.token,
+                        "role": line.role,
+                        "row": line.row,
+                        "cells": list(line.cells),
+                        "vector": list(line.vector),
+                    }
+                    for line in g.lines
+                ],
+                "baseline": list(g.baseline),
+                "heads": [
+                    {
+                        "name": h.name,
+                        "column": h.column,
+                        "given": h.given,
+                        "values": list(h.values),
+                        "weights": list(h.weights),
+                        "context": list(h.context),
+                        "shift": list(h.shift),
+                        "groups": dict(h.groups),
+                        "difference": list(h.difference),
+                    }
+                    for h in g.heads
+                ],
+                "separations": [list(row) for row in g.separations],
+            }
+            for g in result.groups
+        ],
+    }
+
+
+def reading_payload(result: ReadingResult) -> dict[str, Any]:
+    """The cache's form of a result (also what a worker sends back)."""
+    payload = {**reading_to_dict(result), "source": result.source}
+    if result.warnings:
+        payload["warnings"] = list(result.warnings)
+    return payload
+
+
+def _floats(values: Any) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
+
+
+def reading_from_dict(data: Mapping[str, Any]) -> ReadingResult:
+    """Inverse of :func:`reading_payload`; a wrong shape raises KeyError/TypeError/ValueError."""
+    layout = data["layout"]
+    if layout not in ("questions", "heads"):
+        raise ValueError(f"not a reading layout: {layout!r}")
+    return ReadingResult(
+        source=str(data.get("source", "")),
+        layout=layout,
+        csv_rows=int(data["csv_rows"]),
+        document=None if data["document"] is None else str(data["document"]),
+        document_rows=int(data["document_rows"]),
+        columns=tuple(str(c) for c in data["columns"]),
+        axes=tuple((str(n), tuple(str(c) for c in cols)) for n, cols in data["axes"].items()),
+        temperature=float(data["temperature"]),
+        warnings=tuple(str(w) for w in data.get("warnings", ())),
+        groups=tuple(
+            GroupResult(
+                name=str(g["name"]),
+                lines=tuple(
+                    Line(
+                        token=str(line["token"]),
+                        role=str(line["role"]),
+                        row=int(line["row"]),
+                        cells=tuple(str(c) for c in line["cells"]),
+                        vector=_floats(line["vector"]),
+                    )
+                    for line in g["lines"]
+                ),
+                baseline=_floats(g["baseline"]),
+                heads=tuple(
+                    HeadResult(
+                        name=str(h["name"]),
+                        column=str(h["column"]),
+                        given=bool(h["given"]),
+                        values=_floats(h["values"]),
+                        weights=_floats(h["weights"]),
+                        context=_floats(h["context"]),
+                        shift=_floats(h["shift"]),
+                        groups=tuple((str(k), float(v)) for k, v in h["groups"].items()),
+                        difference=_floats(h["difference"]),
+                    )
+                    for h in g["heads"]
+                ),
+                separations=tuple(_floats(row) for row in g["separations"]),
+            )
+            for g in data["groups"]
+        ),
+    )

@@ -1,0 +1,62 @@
+"""The printout templates and the inline values are documented completely: every template
+variable and field of every layout, the default templates verbatim, every inline quantity."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from mkdocs_selfattn.build.inline import QUANTITIES
+from mkdocs_selfattn.build.inline_readings import HEAD_QUANTITIES, QUESTION_QUANTITIES
+from mkdocs_selfattn.core.results import DocumentResult
+from mkdocs_selfattn.render import template_targets, template_vars
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.printout import DEFAULT_TEMPLATES, printout_variables
+from mkdocs_selfattn.render.template_env import Described
+from tests.reading_fixtures import manual_reading, report_reading
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "plugin"
+TEMPLATES = (DOCS / "templates.md").read_text(encoding="utf-8")
+INLINE = (DOCS / "inline-values.md").read_text(encoding="utf-8")
+
+
+def test_every_top_level_variable_is_documented() -> None:
+    empty = DocumentResult("x", 0, "d", 0, (), (), (), 1.0)
+    names = {
+        *printout_variables(empty),
+        *printout_variables(manual_reading(), Labels()),
+        *printout_variables(report_reading(), Labels()),
+    }
+    missing = [n for n in sorted(names) if f"| `{n}` |" not in TEMPLATES]
+    assert not missing
+
+
+def test_every_field_of_every_record_is_documented() -> None:
+    records = {
+        obj
+        for module in (template_vars, template_targets)
+        for obj in vars(module).values()
+        if isinstance(obj, type) and issubclass(obj, Described) and obj is not Described
+    }
+    assert len(records) == 6
+    missing = [
+        (record.__name__, name)
+        for record in records
+        for name in record.fields
+        if not re.search(rf"`\w+\.{name}(\(|`)", TEMPLATES)
+    ]
+    assert not missing
+
+
+def test_the_default_templates_are_shown_verbatim() -> None:
+    for text in DEFAULT_TEMPLATES.values():
+        body = text.replace("\\\n", "")
+        assert f"```jinja\n{body}```" in TEMPLATES
+
+
+def test_every_inline_quantity_of_every_layout_is_documented() -> None:
+    usages = [q.usage for q in (*QUESTION_QUANTITIES.values(), *HEAD_QUANTITIES.values())]
+    # the targets table writes `representation TARGET` and `… TARGET COLUMN` as two rows
+    usages += [q.usage.split(" [")[0] for q in QUANTITIES.values()]
+    missing = [u for u in usages if f"| `{u}` |" not in INLINE]
+    assert not missing
