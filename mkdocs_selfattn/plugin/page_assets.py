@@ -38,7 +38,7 @@ _MERMAID = re.compile(r'<[a-z]+ [^>]*?class="(?:[^"]* )?mermaid[ "]')
 # `mermaid instanceof Element`: an element with id="mermaid" is a global of that name (Material's
 # test too). Other themes call nothing: the file's own start-on-load draws their figures.
 _LOAD_MERMAID = (
-    "<script>(function(src){var m=window.mermaid;if(m&&!(m instanceof Element))return;"
+    "<script data-selfattn-asset>(function(src){var m=window.mermaid;if(m&&!(m instanceof Element))return;"
     "var real=new Promise(function(ok,fail){var s=document.createElement('script');"
     "s.src=src;s.onload=function(){ok(window.mermaid)};s.onerror=fail;"
     "document.head.appendChild(s)});"
@@ -55,7 +55,7 @@ def link_page_assets(output: str, page_url: str, *, bundled_mermaid: bool) -> st
     styled = _STYLED.search(output)
     if styled is not None:
         href = get_relative_url(CSS_URI, page_url)
-        output = _insert(output, styled.start(), f'<link rel="stylesheet" href="{href}">')
+        output = _insert(output, styled.start(), f'<link rel="stylesheet" href="{href}" data-selfattn-asset>')
     mermaid = _MERMAID.search(output) if bundled_mermaid else None
     if mermaid is not None:
         src = get_relative_url(MERMAID_URI, page_url)

@@ -67,8 +67,8 @@ def finish_page(output: str, page_url: str) -> str:
             f'<a class="selfattn-try-json" href="{href}" data-selfattn-json="{name}"',
         )
     tags = (
-        f'<link rel="stylesheet" href="{get_relative_url(CSS_URI, page_url)}">'
-        f'<script src="{get_relative_url(JS_URI, page_url)}"></script>'
+        f'<link rel="stylesheet" href="{get_relative_url(CSS_URI, page_url)}" data-selfattn-asset>'
+        f'<script src="{get_relative_url(JS_URI, page_url)}" data-selfattn-asset></script>'
     )
     first = output.find(MARK)
     return output[:first] + tags + output[first:]

@@ -467,6 +467,31 @@ _ACTIVE_TAGS = frozenset(
 )
 
 
+_OWN_ASSETS = (
+    "assets/stylesheets/selfattn.css",
+    "assets/stylesheets/selfattn-try.css",
+    "assets/javascripts/selfattn/selfattn-try.js",
+)
+_MERMAID_LOADER = "(function(src){var m=window.mermaid;"
+
+
+def _own_asset(node: Node) -> bool:
+    """A tag the plugin puts in the content for the assets the page uses (so that Material's
+    instant navigation finds them): marked, and naming one of the plugin's published files or
+    being its mermaid loader. Data cannot reach these: any other active element still counts."""
+    if "data-selfattn-asset" not in node.attrs:
+        return False
+    if node.tag == "link":
+        href = node.attrs.get("href") or ""
+        return node.attrs.get("rel") == "stylesheet" and href.endswith(_OWN_ASSETS)
+    if node.tag == "script":
+        src = node.attrs.get("src")
+        if src is not None:
+            return src.endswith(_OWN_ASSETS) and not node.text().strip()
+        return node.text().startswith(_MERMAID_LOADER)
+    return False
+
+
 def injected_markup(article: Node, document: Node | None = None) -> list[str]:
     """Elements and attributes in a page that only data could have put there.
 
@@ -475,7 +500,7 @@ def injected_markup(article: Node, document: Node | None = None) -> list[str]:
     """
     found: list[str] = []
     for node in article.iter():
-        if node.tag in _ACTIVE_TAGS:
+        if node.tag in _ACTIVE_TAGS and not _own_asset(node):
             found.append(f"<{node.tag} {node.attrs}>")
         for name, value in node.attrs.items():
             if name.startswith("on"):
