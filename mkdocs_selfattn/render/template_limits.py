@@ -11,8 +11,7 @@ piece of text written (printed or captured) is counted as it is written:
 * **steps**: loop items, calls and filters, :data:`MAX_STEPS` in all (time);
 * **text made**: characters (and list items) of every value the template builds, printed or not,
   :data:`MAX_MADE` in all (memory);
-* **printout**: :data:`MAX_OUTPUT` characters, as much as an example script may print, and no
-  captured block or macro longer than that;
+* **printout**: :data:`MAX_OUTPUT` characters, and no captured block or macro longer than that;
 * **numbers**: whole numbers of at most :data:`MAX_INT_BITS` bits; widths and precisions of
   format specs at most :data:`~mkdocs_selfattn.render.format_spec.MAX_FORMAT_WIDTH`;
 * **nesting**: brackets and blocks at most :data:`MAX_NESTING` deep (deeper, Jinja2's parser
@@ -45,9 +44,11 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from mkdocs_selfattn.render.format_spec import MAX_FORMAT_WIDTH, percent_problem, width_problem
 
-MAX_OUTPUT = 1024 * 1024
-"""Characters a printout (or one captured block, or one macro's output) may have: as much as an
-example script may print (``scripts.MAX_STDOUT``), far above any chapter's printout."""
+MAX_OUTPUT = 16 * 1024 * 1024
+"""Characters a printout (or one captured block, or one macro's output) may have. Not a script's
+1 MiB: the default printout of a large file lists every row (a 20,000-row example prints more
+than 1 MiB) and is filled whatever the block shows; the text a template makes is held to
+:data:`MAX_MADE` besides, so this bounds the page, not the memory."""
 
 MAX_STEPS = 20_000_000
 """Loop items, calls and filters a printout may run, all together: a million lines read by three

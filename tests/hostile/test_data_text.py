@@ -260,12 +260,13 @@ GLYPHS = "the chart font has no glyph for "
 def _missing_glyph_warning(message: str) -> bool:
     """The one warning a token may cause: a visible character no installed font can draw.
 
-    (This machine has no emoji font; the SVG keeps the text, so browsers still show it.) A
+    (The bundled chart fonts have no emoji; the SVG keeps the text, so browsers still show it.) A
     warning about whitespace or control characters is not one of these: no font draws a tab.
     """
-    if not message.startswith(GLYPHS) or "; install" not in message:
+    advice = "; add a font file that has them to the 'chart_fonts' option"
+    if not message.startswith(GLYPHS) or advice not in message:
         return False
-    glyphs = message[len(GLYPHS) : message.index("; install")][::2]  # joined with single spaces
+    glyphs = message[len(GLYPHS) : message.index(advice)][::2]  # joined with single spaces
     return all(g.isprintable() and not g.isspace() for g in glyphs)
 
 
