@@ -8,14 +8,14 @@ import itertools
 import os
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.errors import DataError, close_matches
 from mkdocs_selfattn.core.input_files import read_input
+from mkdocs_selfattn.errors import DataError, close_matches
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.words import page_word
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.build.example import ResolvedFile
     from mkdocs_selfattn.blocks.spec import ExampleSpec
+    from mkdocs_selfattn.build.example import ResolvedFile
 
 
 def with_label_hint(error: DataError, spec: ExampleSpec) -> DataError:

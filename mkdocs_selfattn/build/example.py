@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from mkdocs_selfattn.blocks.spec import ExampleSpec
     from mkdocs_selfattn.build.cache import Cache
-    from mkdocs_selfattn.core.readings import ReadingResult
-    from mkdocs_selfattn.render.labels import Labels
-    from mkdocs_selfattn.core.results import DocumentResult
     from mkdocs_selfattn.build.scheduler import PendingHtml, Scheduler
     from mkdocs_selfattn.build.settings import Settings
-    from mkdocs_selfattn.blocks.spec import ExampleSpec
+    from mkdocs_selfattn.core.readings import ReadingResult
+    from mkdocs_selfattn.core.results import DocumentResult
+    from mkdocs_selfattn.render.labels import Labels
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.build.cache import code_fingerprint, content_key, matplotlib_version
-from mkdocs_selfattn.render.chart_fonts import font_keys
-from mkdocs_selfattn.errors import BlockError
-from mkdocs_selfattn.build.jobs import render_chart_job
-from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
-from mkdocs_selfattn.render.words import CHART, words
 from mkdocs_selfattn.blocks.spec import ViewOptions
+from mkdocs_selfattn.build.cache import code_fingerprint, content_key, matplotlib_version
+from mkdocs_selfattn.build.jobs import render_chart_job
+from mkdocs_selfattn.errors import BlockError
+from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
+from mkdocs_selfattn.render.chart_fonts import font_keys
+from mkdocs_selfattn.render.words import CHART, words
 from mkdocs_selfattn.version import __version__
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.build.example import Example, Piece, Rendered, ViewContext
     from mkdocs_selfattn.blocks.spec import ExampleSpec
+    from mkdocs_selfattn.build.example import Example, Piece, Rendered, ViewContext
 
 FIGURES = ("chart", "context_chart", "separation_chart", "context_space")
 """The views drawn with matplotlib, which the look-ahead sends to a worker before pages render."""

@@ -15,15 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from mkdocs_selfattn.errors import (
-    BlockError,
-    UseOfFailedExampleError,
-    closest,
-    did_you_mean,
-    listing,
-)
-from mkdocs_selfattn.render.format_spec import number_spec_problem
-from mkdocs_selfattn.core.hidden_text import first_hidden, what_is_wrong
+from mkdocs_selfattn.blocks.markdown_scan import INLINE_PREFIX, inline_spans
 from mkdocs_selfattn.build.inline_answer import Answer
 from mkdocs_selfattn.build.inline_readings import (
     READING_NAMES,
@@ -31,11 +23,19 @@ from mkdocs_selfattn.build.inline_readings import (
     reading_usages,
     reading_value,
 )
-from mkdocs_selfattn.blocks.markdown_scan import INLINE_PREFIX, inline_spans
+from mkdocs_selfattn.core.hidden_text import first_hidden, what_is_wrong
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.render.escape import md_text
-from mkdocs_selfattn.render.labels import Labels, py_list
 from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
+from mkdocs_selfattn.errors import (
+    BlockError,
+    UseOfFailedExampleError,
+    closest,
+    did_you_mean,
+    listing,
+)
+from mkdocs_selfattn.render.escape import md_text
+from mkdocs_selfattn.render.format_spec import number_spec_problem
+from mkdocs_selfattn.render.labels import Labels, py_list
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.build.example import Example

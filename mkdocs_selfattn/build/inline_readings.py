@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.errors import did_you_mean, listing
 from mkdocs_selfattn.build.inline_answer import Answer
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
+from mkdocs_selfattn.errors import did_you_mean, listing
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels
 

@@ -16,14 +16,14 @@ from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from mkdocs_selfattn.errors import SelfAttnError
 from mkdocs_selfattn.core.readings import Layout, ReadingResult, reading_payload
 from mkdocs_selfattn.core.results import DocumentResult, result_payload
+from mkdocs_selfattn.errors import SelfAttnError
 
 if TYPE_CHECKING:  # a worker imports them when the first request arrives
+    from mkdocs_selfattn.blocks.spec import ExampleSpec
     from mkdocs_selfattn.render.chart import ChartStyle
     from mkdocs_selfattn.render.labels import Labels
-    from mkdocs_selfattn.blocks.spec import ExampleSpec
 
 RESULTS_KEPT = 1024
 """Results a worker keeps for the chart requests that follow their compute request. All

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from mkdocs_selfattn.render.chart_fonts import chart_fonts_problem
-from mkdocs_selfattn.render.format_spec import number_spec_problem
 from mkdocs_selfattn.core.hidden_text import first_hidden, what_is_wrong
+from mkdocs_selfattn.render.chart_fonts import chart_fonts_problem
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
+from mkdocs_selfattn.render.format_spec import number_spec_problem
 
 MAX_CHART_INCHES = 100.0
 """Far beyond any page; larger sizes only make matplotlib slow or fail."""

@@ -13,7 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from mkdocs_selfattn.blocks.languages import localize_view
+from mkdocs_selfattn.blocks.markdown_scan import RawBlock, find_blocks
+from mkdocs_selfattn.blocks.shared import SharedFileError, block_definition
+from mkdocs_selfattn.blocks.spec import BlockSpec, parse_block
 from mkdocs_selfattn.build.block_errors import error_html
+from mkdocs_selfattn.build.example import Example, Piece, Rendered, Resolver
+from mkdocs_selfattn.build.inline import InlineValue, find_inline_values, inline_value
+from mkdocs_selfattn.build.page_memo import file_digest
+from mkdocs_selfattn.build.pipeline import Pipeline
+from mkdocs_selfattn.build.scheduler import PendingHtml
 from mkdocs_selfattn.errors import (
     BlockError,
     DataError,
@@ -23,16 +32,7 @@ from mkdocs_selfattn.errors import (
     did_you_mean,
     listing,
 )
-from mkdocs_selfattn.build.example import Example, Piece, Rendered, Resolver
-from mkdocs_selfattn.build.inline import InlineValue, find_inline_values, inline_value
-from mkdocs_selfattn.blocks.languages import localize_view
-from mkdocs_selfattn.blocks.markdown_scan import RawBlock, find_blocks
-from mkdocs_selfattn.build.page_memo import file_digest
-from mkdocs_selfattn.build.pipeline import Pipeline
 from mkdocs_selfattn.render.template_env import TemplateError
-from mkdocs_selfattn.build.scheduler import PendingHtml
-from mkdocs_selfattn.blocks.shared import SharedFileError, block_definition
-from mkdocs_selfattn.blocks.spec import BlockSpec, parse_block
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from mkdocs_selfattn.blocks.languages import localized_file, localized_script
+from mkdocs_selfattn.blocks.spec import NUMBER_KEYS, ExampleSpec, ViewOptions
 from mkdocs_selfattn.build.block_errors import mismatch, read_bytes, read_text, with_label_hint
 from mkdocs_selfattn.build.cache import Cache, code_fingerprint, content_key
-from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, did_you_mean
 from mkdocs_selfattn.build.example import Example, Rendered, ResolvedFile, Resolver
 from mkdocs_selfattn.build.jobs import (
     ChartRequest,
@@ -24,16 +25,15 @@ from mkdocs_selfattn.build.jobs import (
     draw_chart,
     payload_of,
 )
-from mkdocs_selfattn.blocks.languages import localized_file, localized_script
-from mkdocs_selfattn.core.readings import ReadingResult, reading_from_dict
-from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.printout import render_printout
-from mkdocs_selfattn.core.results import DocumentResult, result_from_dict
 from mkdocs_selfattn.build.scheduler import Scheduler
 from mkdocs_selfattn.build.settings import Settings
-from mkdocs_selfattn.blocks.spec import NUMBER_KEYS, ExampleSpec, ViewOptions
-from mkdocs_selfattn.version import __version__
 from mkdocs_selfattn.build.views import VIEWS, cached_chart, chart_key, chart_text, figure_names
+from mkdocs_selfattn.core.readings import ReadingResult, reading_from_dict
+from mkdocs_selfattn.core.results import DocumentResult, result_from_dict
+from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, did_you_mean
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.printout import render_printout
+from mkdocs_selfattn.version import __version__
 
 
 class Pipeline:

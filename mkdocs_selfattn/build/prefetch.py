@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from mkdocs_selfattn.errors import BlockError, SelfAttnError
-from mkdocs_selfattn.build.example import Resolver
 from mkdocs_selfattn.blocks.languages import localize_view
 from mkdocs_selfattn.blocks.markdown_scan import find_blocks
-from mkdocs_selfattn.build.pipeline import Pipeline
 from mkdocs_selfattn.blocks.shared import block_definition
 from mkdocs_selfattn.blocks.spec import BlockSpec, ViewOptions, parse_block
+from mkdocs_selfattn.build.example import Resolver
+from mkdocs_selfattn.build.pipeline import Pipeline
 from mkdocs_selfattn.build.views import figure_names
+from mkdocs_selfattn.errors import BlockError, SelfAttnError
 
 
 def prefetch_page(

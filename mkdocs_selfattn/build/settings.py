@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from mkdocs_selfattn.render.chart_fonts import chart_fonts
 from mkdocs_selfattn.build.options import PIPELINE_OPTIONS
 from mkdocs_selfattn.render.chart import ChartStyle
+from mkdocs_selfattn.render.chart_fonts import chart_fonts
 
 
 class Settings:

@@ -12,8 +12,8 @@ import io
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from mkdocs_selfattn.blocks.spec import ViewOptions
 from mkdocs_selfattn.build.block_errors import MERMAID_FENCE_MISSING, error_html
-from mkdocs_selfattn.errors import BlockError
 
 # The pipeline imports the figures' cache helpers from here, with the views.
 from mkdocs_selfattn.build.figure_views import (
@@ -36,6 +36,7 @@ from mkdocs_selfattn.build.figure_views import (
 )
 from mkdocs_selfattn.core.hidden_text import visible
 from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.mermaid import mermaid_html, render_mermaid
 from mkdocs_selfattn.render.reading_tables import (
     head_compare,
@@ -46,7 +47,6 @@ from mkdocs_selfattn.render.reading_tables import (
 )
 from mkdocs_selfattn.render.tables import Table, compare_table, csv_table, target_tables, to_html
 from mkdocs_selfattn.render.words import MERMAID, READING, TABLE, page_word, words
-from mkdocs_selfattn.blocks.spec import ViewOptions
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.build.example import Example, Piece, Rendered, ViewContext

@@ -182,8 +182,8 @@ def prepare() -> None:
     """What every first result imports, before the look-ahead has sent it: numpy and the core
     (measured: forking here, before the look-ahead imports and parses the blocks, started the
     worker's imports 15-20 ms sooner). Not matplotlib: results go first, pages wait for them."""
-    import mkdocs_selfattn.core.document_results
     import mkdocs_selfattn.build.jobs
+    import mkdocs_selfattn.core.document_results
     import mkdocs_selfattn.core.reading_results  # noqa: F401
 
 
@@ -199,10 +199,6 @@ def warm_up(arrow: bool = False) -> None:
     if arrow and not arrow_missing():  # missing: the build says so, naming the file
         import pyarrow.compute
         import pyarrow.csv  # noqa: F401
-
-    import mkdocs_selfattn.core.csv_read
-    import mkdocs_selfattn.core.document_results
-    import mkdocs_selfattn.build.jobs  # noqa: F401
 
     matplotlib.use("Agg", force=False)
     from matplotlib.backends import backend_svg  # noqa: F401

@@ -55,7 +55,9 @@ def link_page_assets(output: str, page_url: str, *, bundled_mermaid: bool) -> st
     styled = _STYLED.search(output)
     if styled is not None:
         href = get_relative_url(CSS_URI, page_url)
-        output = _insert(output, styled.start(), f'<link rel="stylesheet" href="{href}" data-selfattn-asset>')
+        output = _insert(
+            output, styled.start(), f'<link rel="stylesheet" href="{href}" data-selfattn-asset>'
+        )
     mermaid = _MERMAID.search(output) if bundled_mermaid else None
     if mermaid is not None:
         src = get_relative_url(MERMAID_URI, page_url)

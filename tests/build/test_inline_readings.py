@@ -16,12 +16,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mkdocs_selfattn.errors import BlockError
+from mkdocs_selfattn.blocks.spec import ExampleSpec
 from mkdocs_selfattn.build.example import Example, ResolvedFile
 from mkdocs_selfattn.build.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.blocks.spec import ExampleSpec
 from tests.reading_fixtures import HEADS_CSV, MANUAL_CSV, heads_reading, questions_reading
 
 ROOT = Path(__file__).resolve().parents[2]

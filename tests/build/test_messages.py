@@ -17,23 +17,23 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from mkdocs_selfattn.blocks.markdown_scan import find_blocks
+from mkdocs_selfattn.blocks.paths import resolve_path
+from mkdocs_selfattn.blocks.spec import parse_block
 from mkdocs_selfattn.build.block_errors import MERMAID_FENCE_MISSING, error_html
 from mkdocs_selfattn.build.cache import Cache
+from mkdocs_selfattn.build.example import Example, ResolvedFile
+from mkdocs_selfattn.build.inline import InlineValue, find_inline_values, inline_value
+from mkdocs_selfattn.build.page import ExpandedPage, expand_page, recover_id
+from mkdocs_selfattn.build.pipeline import Pipeline
+from mkdocs_selfattn.build.scheduler import PendingHtml
+from mkdocs_selfattn.build.settings import Settings
 from mkdocs_selfattn.core.csv_read import parse_table
 from mkdocs_selfattn.core.document_results import compute_document
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
-from mkdocs_selfattn.build.example import Example, ResolvedFile
-from mkdocs_selfattn.build.inline import InlineValue, find_inline_values, inline_value
-from mkdocs_selfattn.blocks.markdown_scan import find_blocks
-from mkdocs_selfattn.build.page import ExpandedPage, expand_page, recover_id
-from mkdocs_selfattn.blocks.paths import resolve_path
-from mkdocs_selfattn.build.pipeline import Pipeline
 from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import render_mermaid
-from mkdocs_selfattn.build.scheduler import PendingHtml
-from mkdocs_selfattn.build.settings import Settings
-from mkdocs_selfattn.blocks.spec import parse_block
 
 HEADER = "document_id,target_token,candidate_token,candidate_role,v,score"
 TWO_TARGETS = "\n".join(

@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from mkdocs_selfattn.blocks.languages import language_problem
+from mkdocs_selfattn.blocks.markdown_scan import find_blocks
+from mkdocs_selfattn.blocks.spec import parse_block
+from mkdocs_selfattn.cli.inspect import describe, inspect_csv
+from mkdocs_selfattn.cli.starter import next_step
 from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.csv_read import parse_table
 from mkdocs_selfattn.core.data_checks import DataProblems, document_problems
 from mkdocs_selfattn.core.document_results import compute_document
 from mkdocs_selfattn.errors import BlockError, DataError, close_matches, did_you_mean
-from mkdocs_selfattn.cli.inspect import describe, inspect_csv
-from mkdocs_selfattn.blocks.languages import language_problem
-from mkdocs_selfattn.blocks.markdown_scan import find_blocks
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.tables import render_compare, render_tables
-from mkdocs_selfattn.blocks.spec import parse_block
-from mkdocs_selfattn.cli.starter import next_step
 
 HEADER = "document_id,target_token,candidate_token,candidate_role,v,score"
 TROPHY = "\n".join(

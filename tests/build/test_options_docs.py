@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from mkdocs_selfattn.blocks.spec import KEYS, NUMBER_KEYS, ExampleSpec
 from mkdocs_selfattn.build.cache import Cache
 from mkdocs_selfattn.build.options import PIPELINE_OPTIONS, SITE_OPTIONS, SiteOption
 from mkdocs_selfattn.build.pipeline import result_key
 from mkdocs_selfattn.build.settings import Settings
-from mkdocs_selfattn.blocks.spec import KEYS, NUMBER_KEYS, ExampleSpec
 
 PAGE = Path(__file__).parents[2] / "docs" / "plugin" / "configuration.md"
 TEXT = PAGE.read_text(encoding="utf-8")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_selfattn.errors import ScriptError
 from mkdocs_selfattn.build.scripts import MAX_STDOUT, run_script
+from mkdocs_selfattn.errors import ScriptError
 
 pytestmark = pytest.mark.slow  # every test starts a Python subprocess
 

@@ -13,10 +13,10 @@ import pytest
 from sites import COURSE_CSV_REL, Site, new_site, seed_block
 
 import mkdocs_selfattn.build.scheduler as scheduler_module
-from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, SelfAttnError
-from mkdocs_selfattn.build.jobs import ComputeRequest, compute_payload
 from mkdocs_selfattn.blocks.spec import ExampleSpec
+from mkdocs_selfattn.build.jobs import ComputeRequest, compute_payload
 from mkdocs_selfattn.build.workers import WorkerPool
+from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, SelfAttnError
 
 
 @pytest.mark.parametrize(
