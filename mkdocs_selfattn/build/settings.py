@@ -17,8 +17,8 @@ from mkdocs_selfattn.render.chart_fonts import chart_fonts
 
 class Settings:
     """Site-wide choices that change what views look like (all part of cache keys): every site
-    option whose row in :data:`~mkdocs_selfattn.build.options.SITE_OPTIONS` has a ``setting``, read as
-    ``settings.NAME``, and what the adapter found out about the site."""
+    option whose row in :data:`~mkdocs_selfattn.build.options.SITE_OPTIONS` has a ``setting``, read
+    as ``settings.NAME``, and what the adapter found out about the site."""
 
     def __init__(
         self,

@@ -1,8 +1,8 @@
 """The views a block can ``show``: a registry from each name to the function that renders it.
 
 A view function takes the pipeline (settings, cache, scheduler), the loaded example, the block's
-view options and line, and the :class:`~mkdocs_selfattn.build.pipeline.Rendered` it adds warnings to;
-it returns one piece. A new view is one function and one entry in :data:`VIEWS`.
+view options and line, and the :class:`~mkdocs_selfattn.build.example.Rendered` it adds warnings
+to; it returns one piece. A new view is one function and one entry in :data:`VIEWS`.
 """
 
 from __future__ import annotations

@@ -38,7 +38,8 @@ _MERMAID = re.compile(r'<[a-z]+ [^>]*?class="(?:[^"]* )?mermaid[ "]')
 # `mermaid instanceof Element`: an element with id="mermaid" is a global of that name (Material's
 # test too). Other themes call nothing: the file's own start-on-load draws their figures.
 _LOAD_MERMAID = (
-    "<script data-selfattn-asset>(function(src){var m=window.mermaid;if(m&&!(m instanceof Element))return;"
+    "<script data-selfattn-asset>"
+    "(function(src){var m=window.mermaid;if(m&&!(m instanceof Element))return;"
     "var real=new Promise(function(ok,fail){var s=document.createElement('script');"
     "s.src=src;s.onload=function(){ok(window.mermaid)};s.onerror=fail;"
     "document.head.appendChild(s)});"
