@@ -8,7 +8,8 @@ reader can edit (scores, given weights, the temperature): the shift beyond the f
 (targets; questions and heads), the distance between two contexts beyond it, the temperature,
 a score difference that overflows (the core redoes it halved), a weighted sum that overflows on
 the way (redone halved and held to the group's range), a distance whose squares overflow
-(scaled, as hypot); and the download of a file with a stray quote and a BOM (two are refused by the build).
+(scaled, as hypot); and the download of a file with a stray quote and a BOM (two are refused by
+the build).
 """
 
 from __future__ import annotations

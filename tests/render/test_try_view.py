@@ -173,7 +173,8 @@ def test_build_publishes_results_and_loads_assets_only_where_used(built: Path) -
     page = (site / "sub" / "try" / "index.html").read_text(encoding="utf-8")
     plain = (site / "plain" / "index.html").read_text(encoding="utf-8")
     assert (
-        '<script src="../../assets/javascripts/selfattn/selfattn-try.js" data-selfattn-asset></script>'
+    script = "../../assets/javascripts/selfattn/selfattn-try.js"
+    assert f'<script src="{script}" data-selfattn-asset></script>' in page
         in page
     )
     assert 'href="../../assets/stylesheets/selfattn-try.css"' in page
