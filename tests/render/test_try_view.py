@@ -172,11 +172,8 @@ def test_build_publishes_results_and_loads_assets_only_where_used(built: Path) -
     site = built / "site"
     page = (site / "sub" / "try" / "index.html").read_text(encoding="utf-8")
     plain = (site / "plain" / "index.html").read_text(encoding="utf-8")
-    assert (
     script = "../../assets/javascripts/selfattn/selfattn-try.js"
     assert f'<script src="{script}" data-selfattn-asset></script>' in page
-        in page
-    )
     assert 'href="../../assets/stylesheets/selfattn-try.css"' in page
     assert "selfattn-try" not in plain
     assert (site / "assets/javascripts/selfattn/selfattn-try.js").is_file()
