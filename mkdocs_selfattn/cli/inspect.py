@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from mkdocs_selfattn.cli.inspect_layouts import Header, choose_layout, read_header
+from mkdocs_selfattn.cli.inspect_reading import ReadingContents, describe_reading, inspect_reading
+from mkdocs_selfattn.cli.pasted_block import ID_PATTERN, count, scalar, word
 from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_read import read_table
 from mkdocs_selfattn.core.data_checks import DataProblems, document_problems
-from mkdocs_selfattn.cli.inspect_layouts import Header, choose_layout, read_header
-from mkdocs_selfattn.cli.inspect_reading import ReadingContents, describe_reading, inspect_reading
-from mkdocs_selfattn.cli.pasted_block import ID_PATTERN, count, scalar, word
 from mkdocs_selfattn.render.escape import terminal_text
 
 

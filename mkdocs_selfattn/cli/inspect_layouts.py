@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.input_files import read_input
@@ -88,8 +88,7 @@ MAPPED = ("document", "target", "candidate", "role", "group")
 
 def column_names(mapping: Mapping[str, str]) -> dict[str, str]:
     """Every role's column: the defaults of the targets layout, overridden by the mapping."""
-    defaults = {role: getattr(ColumnMap(), role) for role in ColumnMap.keys()}
-    return {**defaults, "group": "", **mapping}
+    return {**asdict(ColumnMap()), "group": "", **mapping}
 
 
 def read_header(path: str) -> Header:

@@ -181,7 +181,7 @@ def inspect_reading(
         result = compute_reading_result(table, ENGINE_LAYOUT[need.key], document=first)
         problems = DataProblems(warnings=tuple(result.warnings))
     except DataError as exc:
-        problems = DataProblems(errors=(str(exc),))
+        problems = DataProblems(errors=(exc,))
     return ReadingContents(header.path, plan, table, header, others, documents, problems)
 
 
@@ -200,8 +200,7 @@ def describe_reading(contents: ReadingContents) -> list[str]:
         + (f", {amount}" if amount else "")
         + f"; layout {plan.need.key}"
         + (f" (also fits {', '.join(contents.others)}: --layout)" if contents.others else ""),
-        "columns: "
-        + ", ".join(f"{n} ({roles.get(n, 'text')})" for n in contents.header.names),
+        "columns: " + ", ".join(f"{n} ({roles.get(n, 'text')})" for n in contents.header.names),
         f"{'questions' if plan.need.key == 'queries' else 'heads'}: "
         + ", ".join(name if name == col else f"{name} ({col})" for name, col in plan.readers),
     ]
