@@ -70,7 +70,8 @@ def test_the_printed_block_builds_and_run_agrees(
     assert printed.returncode == 0, printed.stderr
     assert flat(printed.stdout) in flat(site.article().text())
     inline = pasted.rstrip().splitlines()[-1]
-    assert inline.startswith("`{selfattn}") and inline not in site.html()  # replaced by its value
+    assert inline.startswith("`{selfattn}")
+    assert inline not in site.html()  # replaced by its value
 
 
 def test_the_heads_file_is_described_in_its_terms(tmp_path: Path) -> None:
