@@ -6,23 +6,17 @@ as the CSV spells them; this reads the file with the same validating reader as a
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import yaml
-
+from mkdocs_selfattn.cli.inspect_layouts import Header, choose_layout, read_header
+from mkdocs_selfattn.cli.inspect_reading import ReadingContents, describe_reading, inspect_reading
+from mkdocs_selfattn.cli.pasted_block import ID_PATTERN, count, scalar, word
 from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_read import read_table
 from mkdocs_selfattn.core.data_checks import DataProblems, document_problems
-from mkdocs_selfattn.core.input_files import read_input
 from mkdocs_selfattn.render.escape import terminal_text
-
-_ID = re.compile(r"^[A-Za-z_][\w-]*$")
 
 
 @dataclass(frozen=True)
@@ -54,6 +48,8 @@ class CsvContents:
     """Set when the block must name its vector columns (some other column is text)."""
     problems: Mapping[str, DataProblems] = field(default_factory=dict)
     """Per document, the data mistakes a page showing it would refuse or warn about."""
+    others: tuple[str, ...] = ()
+    """Other layouts the header fits (``--layout`` picks one)."""
 
     @property
     def has_errors(self) -> bool:
@@ -61,46 +57,34 @@ class CsvContents:
         return any(p.errors for p in self.problems.values())
 
 
-def inspect_csv(path: str, columns: Mapping[str, str]) -> CsvContents:
+def inspect_csv(
+    path: str, columns: Mapping[str, str], layout: str | None = None
+) -> CsvContents | ReadingContents:
+    """The file in the terms of ``layout`` (default: the first layout its header fits)."""
+    header = read_header(path)
+    need, others = choose_layout(header, columns, layout)
+    if need.key != "targets":
+        return inspect_reading(header, need, columns, others)
     mapping = ColumnMap.from_mapping(columns, source=path)
-    header, vectors = _header_and_vectors(path, mapping)
+    vectors = _vectors(header, mapping)
     table = read_table(path, columns=mapping, vectors=vectors)
     documents = _documents(table)
     problems = {doc.name: document_problems(table, doc.name) for doc in documents}
     return CsvContents(
-        path, table.n_rows, dict(columns), table, documents, header, vectors, problems
+        path, table.n_rows, dict(columns), table, documents, header.names, vectors, problems, others
     )
 
 
-def _header_and_vectors(
-    path: str, mapping: ColumnMap
-) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
-    """The header, and the vector columns when some column outside the roles is text (a
-    gloss, a note): the numeric ones, which the block must then list. None when every such
-    column is numeric (the default), or when the file cannot be read here (the validating
-    reader then says why)."""
-    try:
-        text = read_input(path).decode("utf-8-sig")
-        rows = list(csv.reader(io.StringIO(text, newline="")))
-    except (OSError, UnicodeDecodeError, csv.Error):
-        return (), None
-    if not rows:
-        return (), None
-    header = tuple(name.strip() for name in rows[0])
+def _vectors(header: Header, mapping: ColumnMap) -> tuple[str, ...] | None:
+    """The vector columns when some column outside the roles is text (a gloss, a note): the
+    numeric ones, which the block must then list. None when every such column is numeric (the
+    default)."""
     roles = set(mapping.text_columns) | set(mapping.index_columns) | {mapping.score}
-    rest = [i for i, name in enumerate(header) if name not in roles]
-    numeric = [i for i in rest if all(_is_number(row[i]) for row in rows[1:] if len(row) > i)]
+    rest = [name for name in header.names if name not in roles]
+    numeric = [name for name in rest if name in header.numeric]
     if len(numeric) == len(rest) or not numeric:
-        return header, None
-    return header, tuple(header[i] for i in numeric)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+        return None
+    return tuple(numeric)
 
 
 def _documents(table: CandidateTable) -> tuple[Document, ...]:
@@ -137,74 +121,61 @@ def _token(table: CandidateTable, row: int, *, target: bool) -> str:
     return name if index is None else f"{name}@{int(index[row])}"
 
 
-def describe(contents: CsvContents) -> str:
+def describe(contents: CsvContents | ReadingContents) -> str:
+    if isinstance(contents, ReadingContents):
+        lines = describe_reading(contents)
+    else:
+        lines = _describe_targets(contents)
+    return "\n".join(terminal_text(line) for line in lines) + "\n"
+
+
+def _describe_targets(contents: CsvContents) -> list[str]:
     table = contents.table
     cols = table.columns
     role_names = ColumnMap.keys()
     roles = {getattr(cols, role): role for role in role_names}
     roles |= dict.fromkeys(table.vector_columns, "vector")
     lines = [
-        f"{contents.path}: {_count(contents.rows, 'row')}, "
-        f"{_count(len(contents.documents), 'document')}",
+        f"{contents.path}: {count(contents.rows, 'row')}, "
+        f"{count(len(contents.documents), 'document')}",
         "columns: "
         + ", ".join(
             f"{name} ({roles[name]})" if name in roles else name for name in contents.header
         ),
     ]
+    if contents.others:
+        lines.append(f"layout targets (also fits {', '.join(contents.others)}: --layout)")
     for doc in contents.documents:
-        lines += ["", f"document {doc.name} ({_count(doc.rows, 'row')})"]
+        lines += ["", f"document {doc.name} ({count(doc.rows, 'row')})"]
         for target in doc.targets:
             lines.append(f"  target {target.name}: " + ", ".join(target.candidates))
         problems = contents.problems.get(doc.name, DataProblems())
         lines += [f"  error: {error}" for error in problems.errors]
         lines += [f"  warning: {warning}" for warning in problems.warnings]
     lines += ["", "A block for the first document (csv: the path from the page to this file):", ""]
-    lines += suggested_block(contents)
-    return "\n".join(terminal_text(line) for line in lines) + "\n"
+    return lines + suggested_block(contents)
 
 
 def suggested_block(contents: CsvContents) -> list[str]:
     """A ``selfattn`` block that builds as printed, and one inline value that reads it."""
     doc = contents.documents[0]
-    example_id = doc.name if _ID.match(doc.name) else "example"
+    example_id = doc.name if ID_PATTERN.match(doc.name) else "example"
     targets = list(dict.fromkeys(t.token for t in doc.targets))
     first = doc.targets[0]
     lines = [
         "```selfattn",
-        f"id: {_scalar(example_id)}",
-        f"csv: {_scalar(contents.path)}",
-        f"document: {_scalar(doc.name)}",
-        "targets: [" + ", ".join(_scalar(t) for t in targets) + "]",
+        f"id: {scalar(example_id)}",
+        f"csv: {scalar(contents.path)}",
+        f"document: {scalar(doc.name)}",
+        "targets: [" + ", ".join(scalar(t) for t in targets) + "]",
     ]
     if contents.columns:
-        pairs = ", ".join(f"{role}: {_scalar(name)}" for role, name in contents.columns.items())
+        pairs = ", ".join(f"{role}: {scalar(name)}" for role, name in contents.columns.items())
         lines.append("columns: {" + pairs + "}")
     if contents.vectors:
-        lines.append("vectors: [" + ", ".join(_scalar(v) for v in contents.vectors) + "]")
+        lines.append("vectors: [" + ", ".join(scalar(v) for v in contents.vectors) + "]")
     lines += ["show: [output, table, chart]", "```", ""]
     lines.append(
-        f"`{{selfattn}} {example_id} weight {_word(first.name)} {_word(first.candidates[0])}`"
+        f"`{{selfattn}} {example_id} weight {word(first.name)} {word(first.candidates[0])}`"
     )
     return lines
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _scalar(text: str) -> str:
-    """``text`` plain when YAML reads it back as the same string in a flow list, else quoted."""
-    if text and not any(ch in text for ch in ",[]{}#&*!|>'\"%@`:") and text == text.strip():
-        try:
-            if yaml.safe_load(text) == text:
-                return text
-        except yaml.YAMLError:
-            pass
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _word(text: str) -> str:
-    """An inline value's argument: quoted when it has spaces (inline values split like a shell)."""
-    if text and not any(ch.isspace() or ch in "'\"\\`" for ch in text):
-        return text
-    return "'" + text.replace("'", "'\\''") + "'"

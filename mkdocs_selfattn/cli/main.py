@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from mkdocs_selfattn.blocks.spec_layout import LAYOUT_KEYS
 from mkdocs_selfattn.build.views import VIEWS
 from mkdocs_selfattn.cli.run import run_command, usage_of_run
 from mkdocs_selfattn.errors import SelfAttnError, listing
@@ -210,6 +211,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ROLE=NAME",
         help="map column roles to CSV columns, as a block's 'columns:' does",
     )
+    inspect.add_argument(
+        "--layout",
+        choices=LAYOUT_KEYS,
+        help="read the file as this layout's block would (default: the first its header fits)",
+    )
 
     new = commands.add_parser("new", help="write a starter course into a new folder")
     new.add_argument("dir", help="the folder to create (must be missing or empty)")
@@ -249,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "check":
         return _check(args.config_file, args.format)
     if args.command == "inspect":
-        return _inspect(args.csv, dict(args.columns))
+        return _inspect(args.csv, dict(args.columns), args.layout)
     if args.command == "new":
         return _new(args.dir)
     if args.command == "migrate":
@@ -273,11 +279,11 @@ def _check(config_file: str | None, fmt: str) -> int:
     return 1 if report.problems else 0
 
 
-def _inspect(csv_path: str, columns: dict[str, str]) -> int:
+def _inspect(csv_path: str, columns: dict[str, str], layout: str | None) -> int:
     from mkdocs_selfattn.cli.inspect import describe, inspect_csv
 
     try:
-        contents = inspect_csv(csv_path, columns)
+        contents = inspect_csv(csv_path, columns, layout)
     except SelfAttnError as exc:
         print(f"mkdocs-selfattn: error: {terminal_text(str(exc))}", file=sys.stderr)
         return 1
