@@ -23,19 +23,36 @@ from typing import Any
 
 from mkdocs_selfattn.render.chart_fonts import ChartFont, chart_fonts
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
-from mkdocs_selfattn.render.font_registry import css_font_family, registered_families
+from mkdocs_selfattn.render.font_registry import css_font_family, face_of, registered_families
 from mkdocs_selfattn.render.labels import Labels
 
-CHART_FORMAT = 8
+CHART_FORMAT = 9
 """Bump when the drawing changes, so cached charts from older code are not reused."""
 
 SENTINEL = "#010203"
 
+WIDE = (760.0, 430.0)
+"""The book's one-concept figure, in SVG units (points: matplotlib writes 72 units an inch)."""
+
+NARROW_WIDTH = 360.0
+"""The phone drawing's width in SVG units: in a 343 px column a 12-unit text is 11.4 px."""
+
+INSET = 18.0
+"""Units of air between any text and the drawing's edge (the book's own figures keep 18)."""
+
+TITLE_SIZE = 18.0
+LABEL_SIZE = 14.0
+"""Font sizes of the wide drawing, in SVG units: titles, and every label, value and legend."""
+
+NARROW_TITLE_SIZE = 15.0
+NARROW_SIZE = 12.5
+"""Font sizes of the narrow drawing (at least 12 units, 11 CSS px in a 343 px column)."""
+
 
 @dataclass(frozen=True)
 class ChartStyle:
-    width: float = 7.0
-    height: float = 3.6
+    width: float = WIDE[0] / 72
+    height: float = WIDE[1] / 72
     colors: tuple[str, ...] = DEFAULT_COLORS
     fonts: tuple[ChartFont, ...] = field(default_factory=chart_fonts)
     """The font files text is measured with, in fallback order (see :mod:`chart_fonts`)."""
@@ -44,7 +61,15 @@ class ChartStyle:
 @dataclass
 class ChartOutput:
     svg: str
+    """The wide drawing (``svg.selfattn-chart-wide``)."""
     missing_glyphs: list[str] = field(default_factory=list)
+    narrow: str = ""
+    """The phone drawing (``svg.selfattn-chart-narrow``), drawn in the same job."""
+
+    @property
+    def both(self) -> str:
+        """Both drawings, as a chart box holds them (the stylesheet shows one)."""
+        return self.svg + self.narrow
 
 
 @dataclass
@@ -58,13 +83,14 @@ class Drawn:
     tooltips: dict[str, str] = field(default_factory=dict)
     """Artist id → full text, for labels the figure had to shorten (an SVG ``<title>``)."""
     dense: bool = False
-    """Texts were fitted closely (upright, or the figure widened): the SVG gets a minimum width
-    (:data:`DENSE_SCALE` of its own), so a narrow page scrolls it instead of shrinking its text
-    below what browsers draw at its size (Chromium enlarges text under 6 px)."""
-
-
-DENSE_SCALE = 0.8
-"""Smallest scale a dense chart is shown at: its 7 pt upright labels stay above 7 px."""
+    """Texts were fitted closely (turned upright)."""
+    narrow: Callable[[Callable[[str, float], float]], tuple[str, float]] | None = None
+    """The phone drawing's body and height, given a text measure (text, size → width in units);
+    drawn while the wide figure's fonts are set up, and finished like it."""
+    heading_page: str | None = None
+    summary_page: str | None = None
+    """The accessible name and description in the page's language, when it differs from the
+    figure's (see ``figure_language``)."""
 
 
 Draw = Callable[[Any], Drawn]
@@ -120,7 +146,9 @@ def _rc(style: ChartStyle) -> Any:
         # so Latin text keeps DejaVu Sans while CJK falls through to the CJK font. Only the
         # chart fonts' own files, whatever else the machine has (see font_registry).
         "font.family": registered_families(style.fonts),
-        "font.size": 10,
+        "font.size": LABEL_SIZE,
+        "axes.titlesize": TITLE_SIZE,
+        "legend.fontsize": LABEL_SIZE,
         "axes.edgecolor": SENTINEL,
         "axes.labelcolor": SENTINEL,
         "xtick.color": SENTINEL,
@@ -145,23 +173,24 @@ def draw_svg(
     """Run ``draw`` on a fresh figure of the style's size; returns the finished SVG and any
     glyphs no font could draw."""
     with _collector_paused():
-        raw, drawn, caught, width = _figure_svg(style, draw, margins)
+        raw, drawn, caught, narrow = _figure_svg(style, draw, margins)
     # Matplotlib names the glyph by code point ("Glyph 74029 (\\N{…}) missing from font(s)").
     missing = sorted({chr(int(n)) for w in caught for n in re.findall(r"Glyph (\d+) \(", w)})
     key = hashlib.sha256(raw.encode("utf-8")).hexdigest()[:10]
     svg = finish_svg(raw, key, drawn)
-    if drawn.dense:
-        # The stylesheet caps a chart at the column's width; a dense one keeps most of its own.
-        least = round(width * 96 * DENSE_SCALE)
-        svg = svg.replace("<svg ", f'<svg style="min-width: {least}px; max-width: none" ', 1)
-    return ChartOutput(svg, missing)
+    phone = ""
+    if narrow is not None:
+        body, height = narrow
+        phone = narrow_svg(body, height, key, drawn, style)
+    return ChartOutput(svg, missing, phone)
 
 
 def _figure_svg(
     style: ChartStyle, draw: Draw, margins: Mapping[str, float] | None
-) -> tuple[str, Drawn, list[str], float]:
-    """Matplotlib's SVG of the drawn figure, what ``draw`` said, the warnings, the figure's
-    width (inches). The figure is garbage once this returns (see :func:`_collector_paused`)."""
+) -> tuple[str, Drawn, list[str], tuple[str, float] | None]:
+    """Matplotlib's SVG of the drawn figure, what ``draw`` said, the warnings, and the phone
+    drawing (its body and height) measured with the same fonts. The figure is garbage once this
+    returns (see :func:`_collector_paused`)."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -177,8 +206,61 @@ def _figure_svg(
         drawn = draw(fig)
         buffer = StringIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+        narrow = None if drawn.narrow is None else drawn.narrow(text_measure(fig))
     svg = css_font_family(buffer.getvalue(), style.fonts)
-    return svg, drawn, [str(w.message) for w in caught], fig.get_figwidth()
+    return svg, drawn, [str(w.message) for w in caught], narrow
+
+
+def text_measure(fig: Any) -> Callable[[str, float], float]:
+    """Width in SVG units of a one-line text at a size, with the chart fonts (and their
+    per-glyph fallback) as the figure draws it."""
+    from matplotlib.font_manager import FontProperties
+
+    renderer = measuring_renderer(fig)
+    props: dict[float, Any] = {}
+    scale = 72 / fig.dpi
+
+    def measure(text: str, size: float) -> float:
+        if not text:
+            return 0.0
+        prop = props.get(size)
+        if prop is None:
+            prop = props[size] = FontProperties(size=size)
+        w, _, _ = renderer.get_text_width_height_descent(text, prop, ismath=False)
+        return float(w) * scale
+
+    return measure
+
+
+def font_family_css(style: ChartStyle) -> str:
+    """The ``font-family`` the wide drawing's texts get, for the hand-written narrow one."""
+    real = ", ".join(dict.fromkeys(repr(face_of(font)[1]) for font in style.fonts))
+    return f"{real}, sans-serif"
+
+
+def narrow_svg(body: str, height: float, key: str, drawn: Drawn, style: ChartStyle) -> str:
+    """The phone drawing: its body (texts in the chart fonts, marks) with the same accessible
+    name and description as the wide one, under ids of its own."""
+    prefix = f"sa{key}n-"
+    body = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', body)
+    body = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", body)
+    family = html.escape(font_family_css(style), quote=True)
+    heading = drawn.heading if drawn.heading_page is None else drawn.heading_page
+    summary = drawn.summary if drawn.summary_page is None else drawn.summary_page
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {fmt(NARROW_WIDTH)} '
+        f'{fmt(height)}" class="selfattn-chart selfattn-chart-narrow" role="img" '
+        f'aria-labelledby="{prefix}title {prefix}desc" font-family="{family}">'
+        f'<title id="{prefix}title">{html.escape(heading)}</title>'
+        f'<desc id="{prefix}desc">{html.escape(summary)}</desc>'
+        f"{body}</svg>\n"
+    )
+
+
+def fmt(value: float) -> str:
+    """A coordinate as the narrow drawing writes it: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 @contextmanager
@@ -224,14 +306,16 @@ def finish_svg(svg: str, key: str, drawn: Drawn) -> str:
     # A reader without the chart fonts still gets a sans-serif face, not the default.
     svg = re.sub(r"(font-family: [^;\"]*?)(?=[;\"])", r"\1, sans-serif", svg)
     svg = svg.replace(SENTINEL, "currentColor")
+    heading = drawn.heading if drawn.heading_page is None else drawn.heading_page
+    summary = drawn.summary if drawn.summary_page is None else drawn.summary_page
     accessible = (
-        f'<title id="{prefix}title">{html.escape(drawn.heading)}</title>'
-        f'<desc id="{prefix}desc">{html.escape(drawn.summary)}</desc>'
+        f'<title id="{prefix}title">{html.escape(heading)}</title>'
+        f'<desc id="{prefix}desc">{html.escape(summary)}</desc>'
     )
     svg = re.sub(
         r"<svg\b([^>]*)>",
         lambda m: (
-            f'<svg{m.group(1)} class="selfattn-chart" role="img" '
+            f'<svg{m.group(1)} class="selfattn-chart selfattn-chart-wide" role="img" '
             f'aria-labelledby="{prefix}title {prefix}desc">' + accessible
         ),
         svg,

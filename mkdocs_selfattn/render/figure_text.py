@@ -42,23 +42,32 @@ def shorten(text: str, limit: int = LABEL_WIDTH) -> str:
 
 
 def fold(text: str, limit: int = LABEL_WIDTH) -> str:
-    """A label under a bar: one line if it fits ``limit`` columns, else two (broken at the
-    space nearest the middle, or at the limit), the second shortened if even two are too few."""
+    """A label under a bar: one line if it fits ``limit`` columns, else two, broken only where a
+    reader expects it (after a space or a ``_``, nearest the middle), the second shortened if even
+    two are too few; a label with no such place is shortened on one line. Never mid-word: the
+    full text is the label's tooltip."""
     if width(text) <= limit:
         return text
-    spaces = [i for i, ch in enumerate(text) if ch == " " and 0 < i < len(text) - 1]
-    fitting = [i for i in spaces if width(text[:i]) <= limit]
-    whole = [i for i in fitting if width(text[i + 1 :]) <= limit]
+    cuts = break_points(text)
+    fitting = [i for i in cuts if width(text[:i].rstrip()) <= limit]
+    whole = [i for i in fitting if width(text[i:]) <= limit]
     if whole:
         cut = min(whole, key=lambda i: abs(width(text[:i]) - width(text) / 2))
-        first, rest = text[:cut], text[cut + 1 :]
     elif fitting:
         cut = max(fitting)
-        first, rest = text[:cut], text[cut + 1 :]
     else:
-        first = _fit(text, limit)
-        rest = text[len(first) :]
-    return first + "\n" + shorten(rest, limit)
+        return shorten(text, limit)
+    return text[:cut].rstrip() + "\n" + shorten(text[cut:].lstrip(), limit)
+
+
+def break_points(text: str) -> list[int]:
+    """Where a label may break: after a space, a ``_``, a ``·`` or a ``/`` (the index the next
+    line starts at), never at either end."""
+    return [
+        i + 1
+        for i, ch in enumerate(text[:-1])
+        if 0 < i and (ch in "_·/" or (ch == " " and text[i + 1] not in "·/"))
+    ]
 
 
 def _fit(text: str, limit: int) -> str:
