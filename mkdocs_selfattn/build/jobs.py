@@ -90,6 +90,8 @@ class ChartRequest:
     """The figure view (``chart``, ``context_chart``, …)."""
     query: str | None = None
     """The block's ``query:``: which question or head the figure shows."""
+    page_text: tuple[tuple[str, str], ...] | None = None
+    """The words of ``<title>`` and ``<desc>`` when the page's language is not the figure's."""
 
 
 def compute(request: ComputeRequest) -> Result:
@@ -174,6 +176,7 @@ def draw_chart(request: ChartRequest) -> tuple[str, list[str]]:
             request.title,
             request.view,
             request.query,
+            page_text=None if request.page_text is None else dict(request.page_text),
         )
 
 
@@ -198,11 +201,28 @@ def render_chart_job(
     title: str | None,
     view: str = "chart",
     query: str | None = None,
+    *,
+    page_text: Mapping[str, str] | None = None,
+    page_labels: Labels | None = None,
 ) -> tuple[str, list[str]]:
-    """Any figure view (``view``: its name) of one example, for this process or a worker."""
+    """Any figure view (``view``: its name) of one example, for this process or a worker: both
+    its drawings (wide and narrow) in one string, cached as one. ``text``/``labels`` are the
+    words drawn in the figure; ``page_text``/``page_labels`` those of its ``<title>`` and
+    ``<desc>`` (the page's language), when they differ."""
     from mkdocs_selfattn.render.figure_query import draw_figure
 
-    return draw_figure(view, result, labels, style, number_format, text, title, query)
+    return draw_figure(
+        view,
+        result,
+        labels,
+        style,
+        number_format,
+        text,
+        title,
+        query,
+        page_text=page_text,
+        page_labels=page_labels,
+    )
 
 
 def _remember(key: str, result: Result) -> None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from mkdocs_selfattn.core.readings import HeadResult, ReadingResult
 from mkdocs_selfattn.core.results import DocumentResult, weights_by_candidate
-from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars
+from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars, series_style
+from mkdocs_selfattn.render.chart_narrow import narrow_bars
 from mkdocs_selfattn.render.chart_svg import (
     CHART_FORMAT,
     ChartOutput,
@@ -26,7 +27,15 @@ from mkdocs_selfattn.render.chart_svg import (
 from mkdocs_selfattn.render.chart_svg import (
     chart_words as _words,
 )
-from mkdocs_selfattn.render.figure_text import ALL_ITEMS, TOP_ITEMS, fold, keep_top, shorten, summed
+from mkdocs_selfattn.render.figure_text import (
+    ALL_ITEMS,
+    TOP_ITEMS,
+    Kept,
+    fold,
+    keep_top,
+    shorten,
+    summed,
+)
 from mkdocs_selfattn.render.labels import Labels, format_value
 
 __all__ = [
@@ -65,9 +74,9 @@ many); the rest are the words of the ``context_chart``, ``separation_chart`` and
 LEGEND_WIDTH = 48
 """Columns a legend entry may take: longer questions are shortened, in full in their tooltip."""
 
-MAX_BARS = 60
-"""Most bars a weight chart draws: with more series, fewer candidates (the top ones, then
-"N others"), so that its upright labels fit a page column without shrinking out of sight."""
+MAX_BARS = 32
+"""Most bars a chart draws: with more series, fewer candidates (the top ones, then "N others"),
+so that its values, upright at 14 units, stand apart in the book's 760-unit figure."""
 
 
 @dataclass(frozen=True)
@@ -89,9 +98,12 @@ def render_chart(
     text: Mapping[str, str] | None = None,
     title: str | None = None,
     query: str | None = None,
+    page_text: Mapping[str, str] | None = None,
+    page_labels: Labels | None = None,
 ) -> ChartOutput:
     """Grouped bars, one series per target (or question/head); returns SVG text and any glyphs
-    no font could draw."""
+    no font could draw. ``text``/``labels`` are the words drawn (the figure's language);
+    ``page_text``/``page_labels``, when given, those of ``<title>`` and ``<desc>`` (the page's)."""
     style = style or ChartStyle()
     words = _words(DEFAULT_TEXT, text)
     data = weights_of(result, PrintableLabels(labels), query)
@@ -103,9 +115,7 @@ def render_chart(
         show_all=min(ALL_ITEMS, per_series),
         top=max(1, min(TOP_ITEMS, per_series - 1)),
     )
-    names = [data.candidates[i] for i in kept.items]
-    if kept.others:
-        names.append(words["others"].replace("{n}", str(len(kept.others))))
+    names, heading, summary, values = _described(data, kept, words, title)
     shown = tuple(fold(n) for n in names)
     tooltips = {
         f"candidate_{p}": full
@@ -113,21 +123,12 @@ def render_chart(
         if shown[p].replace("\n", " ") != full
     }
     series = []
-    summary = []
-    for s, (label, ws) in enumerate(zip(data.series, data.weights, strict=True)):
-        values = [ws[i] for i in kept.items]
-        if kept.others:
-            values.append(summed(ws, kept.others))
-        texts = tuple(format_value(v, number_format) for v in values)
+    for s, (label, vs) in enumerate(zip(data.series, values, strict=True)):
+        texts = tuple(format_value(v, number_format) for v in vs)
         short = shorten(label, LEGEND_WIDTH)
         if short != label:
             tooltips[f"series_{s}"] = label
-        series.append(Series(short, tuple(values), texts))
-        summary.append(
-            f"{label}: "
-            + ", ".join(f"{n} {format_value(v, None)}" for n, v in zip(names, values, strict=True))
-        )
-    heading = title or words["chart_name"].replace("{targets}", ", ".join(data.series))
+        series.append(Series(short, tuple(vs), texts))
     bars = Bars(
         categories=shown,
         series=tuple(series),
@@ -137,13 +138,49 @@ def render_chart(
         legend=True,  # even one series: the legend says which question or head it is
         muted=frozenset({len(kept.items)} if kept.others else ()),
         shortened=frozenset(int(k.split("_")[1]) for k in tooltips if k.startswith("series_")),
+        full=tuple(names),
     )
+    page: tuple[str, str] | None = None
+    if page_text is not None or page_labels is not None:
+        page_data = weights_of(result, PrintableLabels(page_labels or labels), query)
+        page_words = _words(DEFAULT_TEXT, page_text if page_text is not None else text)
+        page = _described(page_data, kept, page_words, title)[1:3]
 
     def draw(fig: object) -> Drawn:
         dense = draw_bars(fig, bars, style)
-        return Drawn(heading, "; ".join(summary), tooltips, dense)
+        return Drawn(
+            heading,
+            summary,
+            tooltips,
+            dense,
+            narrow=narrow_bars(bars, style, series_style),
+            heading_page=None if page is None else page[0],
+            summary_page=None if page is None else page[1],
+        )
 
     return draw_svg(style, draw)
+
+
+def _described(
+    data: Weights, kept: Kept, words: Mapping[str, str], title: str | None
+) -> tuple[list[str], str, str, list[list[float]]]:
+    """The names of the bars shown, the accessible name and description, the values per series."""
+    names = [data.candidates[i] for i in kept.items]
+    if kept.others:
+        names.append(words["others"].replace("{n}", str(len(kept.others))))
+    values = []
+    summary = []
+    for label, ws in zip(data.series, data.weights, strict=True):
+        vs = [ws[i] for i in kept.items]
+        if kept.others:
+            vs.append(summed(ws, kept.others))
+        values.append(vs)
+        summary.append(
+            f"{label}: "
+            + ", ".join(f"{n} {format_value(v, None)}" for n, v in zip(names, vs, strict=True))
+        )
+    heading = title or words["chart_name"].replace("{targets}", ", ".join(data.series))
+    return names, heading, "; ".join(summary), values
 
 
 def weights_of(

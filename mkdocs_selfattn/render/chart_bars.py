@@ -16,7 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mkdocs_selfattn.render.chart_svg import SENTINEL, ChartStyle, measuring_renderer
+from mkdocs_selfattn.render.chart_svg import (
+    INSET,
+    LABEL_SIZE,
+    SENTINEL,
+    TITLE_SIZE,
+    ChartStyle,
+    measuring_renderer,
+    text_measure,
+)
+from mkdocs_selfattn.render.defaults import ROLE_GUIDE, role_color, series_colors
+from mkdocs_selfattn.render.figure_text import shorten, width
 
 GAP = 1.0
 """Points of air kept between two texts."""
@@ -51,27 +61,83 @@ class Bars:
     shortened: frozenset[int] = field(default_factory=frozenset)
     """Series whose legend label was shortened: its text gets the id ``series_N``, for the
     tooltip with the full label."""
+    role: int | None = None
+    """The colour role of a one-series chart whose bars mean one thing (a change: red)."""
+    full: tuple[str, ...] = ()
+    """The categories' full names, for the narrow drawing (which has room for more)."""
+
+
+HATCHES = ("", "//", "\\\\", "xx", "--", "||", "++")
+"""A pattern per series, so that series differ by more than their fill (the first is plain)."""
+
+MUTED_HATCH = "///"
+"""The pattern of a reference or summary bar (the baseline, "N others"), on the guide grey."""
+
+
+def series_style(style: ChartStyle, s: int, role: int | None = None) -> tuple[str, str]:
+    """Fill and hatch of series ``s`` (a chart of one role gets that role's colour)."""
+    if role is not None:
+        return role_color(style.colors, role), ""
+    colors = series_colors(style.colors)
+    return colors[s % len(colors)], HATCHES[s % len(HATCHES)]
 
 
 def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
-    """Bars, their values, the category names and the two axis titles, as plain artists.
+    """Bars, their values, the category names, the two axis titles, the title and the legend,
+    as plain artists, on a figure of fixed size (the book's 760 × 430 units).
 
     The axes' own machinery is switched off: every bar carries its value, so the chart needs no
     y ticks, and drawing the x axis by hand (a baseline and one text per category) instead of
     through ticks, tick labels and annotations made a chart about 40 % cheaper to draw.
 
-    Returns whether the texts had to be fitted (turned upright, or the figure widened): such a
-    chart is dense, and must not be shown much smaller than drawn (see :func:`chart_svg.draw_svg`).
+    The title is left-aligned at the inset, the legend a row under it, over the plot: both stay
+    in view and clear of every bar. Returns whether the values or names had to stand upright.
     """
     from matplotlib.transforms import blended_transform_factory, offset_copy
 
-    ax = fig.add_subplot()
+    measure = text_measure(fig)
+    width_u = fig.get_figwidth() * 72
+    height_u = fig.get_figheight() * 72
+    top = INSET
+    if bars.heading:
+        title = fig.text(
+            INSET / width_u,
+            1 - INSET / height_u,
+            fit_line(bars.heading, width_u - 2 * INSET, TITLE_SIZE, measure),
+            ha="left",
+            va="top",
+            fontsize=TITLE_SIZE,
+        )
+        title.set_gid("title")
+        top += TITLE_SIZE * 1.2 + 8
+    left = INSET + LABEL_SIZE * 1.25 + 6
+    right = INSET
+    plot_w = width_u - left - right
+    n_series = max(len(bars.series), 1)
+    n_cat = max(len(bars.categories), 1)
+    slot = plot_w / (n_cat + 0.3)
+    names = list(bars.categories)
+    widest = max((measure(line, LABEL_SIZE) for n in names for line in n.split("\n")), default=0)
+    upright_names = widest + 2 * GAP > slot
+    if upright_names:
+        # Upright, a name may still take two lines when the slot is wide enough for them.
+        two = slot >= 2 * LABEL_SIZE * 1.2 + 2 * GAP
+        names = [_upright_name(n, measure, 2 if two else 1) for n in bars.full or names]
+        names_h = (
+            max((measure(line, LABEL_SIZE) for n in names for line in n.split("\n")), default=0)
+            + 4
+        )
+    else:
+        lines = max((n.count("\n") + 1 for n in names), default=1)
+        names_h = lines * LABEL_SIZE * 1.2 + 4
+    bottom = INSET + LABEL_SIZE * 1.2 + 6 + names_h
+    legend_h = 0.0
+    ax = fig.add_axes((left / width_u, bottom / height_u, plot_w / width_u, 0.5))
     # Matplotlib updates the data limits with every bar it adds (walking the rectangle's path,
     # most of what ``ax.bar`` costs); the limits are set by hand below, so these go unread.
     ax._update_patch_limits = _unread_limits
     ax.set_axis_off()
-    n_series = max(len(bars.series), 1)
-    width = 0.8 / n_series
+    bar_w = 0.86 / n_series
     positions = range(len(bars.categories))
     values = [v for s in bars.series for v in s.values]
     ax.set_xlim(-0.65, max(len(bars.categories), 1) - 0.35)
@@ -80,25 +146,29 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
     def points(transform: Any, x: float = 0, y: float = 0) -> Any:
         return offset_copy(transform, fig=fig, x=x, y=y, units="points")
 
-    above_bar = points(ax.transData, y=2)
-    below_bar = points(ax.transData, y=-2)
+    above_bar = points(ax.transData, y=3)
+    below_bar = points(ax.transData, y=-3)
     value_texts: list[Any] = []
     patches: list[Any] = []
+    guide = role_color(style.colors, ROLE_GUIDE)
     for s, series in enumerate(bars.series):
-        xs = [p - 0.4 + width * (s + 0.5) for p in positions]
+        color, hatch = series_style(style, s, bars.role)
+        xs = [p - 0.43 + bar_w * (s + 0.5) for p in positions]
         heights = list(series.values)
         drawn = ax.bar(
             xs,
             heights,
-            width=width * 0.92,
-            color=style.colors[s % len(style.colors)],
+            width=bar_w * 0.9,
+            color=color,
+            hatch=hatch or None,
+            linewidth=0,
             label=series.label,
         )
         patches += list(drawn)
         for p, (x, h) in enumerate(zip(xs, heights, strict=True)):
             if p in bars.muted:
-                drawn[p].set_hatch("///")
-                drawn[p].set_alpha(0.55)
+                drawn[p].set_facecolor(guide)
+                drawn[p].set_hatch(MUTED_HATCH)
             up = h >= 0
             text = ax.text(
                 x,
@@ -106,39 +176,121 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
                 series.texts[p],
                 ha="center",
                 va="bottom" if up else "top",
-                fontsize=8,
+                fontsize=LABEL_SIZE,
                 transform=above_bar if up else below_bar,
             )
             text.set_gid(f"value_{s}_{p}")
             value_texts.append(text)
-
-    # The x axis: a baseline, each category's name under its group of bars, the axis title.
-    # Each in a named group (matplotlib writes an artist's gid as its SVG id), so that tools
-    # and tests can tell values, categories and axis titles apart.
     ax.axhline(0, color=SENTINEL, linewidth=0.8).set_gid("baseline")
     on_baseline = blended_transform_factory(ax.transData, ax.transAxes)
-    under = points(on_baseline, y=-4)
-    names = []
-    for p, label in zip(positions, bars.categories, strict=True):
-        name = ax.text(p, 0, label, ha="center", va="top", transform=under)
+    under = points(on_baseline, y=-5)
+    name_texts = []
+    for p, label in zip(positions, names, strict=True):
+        name = ax.text(
+            p,
+            0,
+            label,
+            ha="center",
+            va="top",
+            rotation=90 if upright_names else 0,
+                        transform=under,
+        )
         name.set_gid(f"candidate_{p}")
-        names.append(name)
-    below_names = points(ax.transAxes, y=-20)
-    axis_x = ax.text(0.5, 0, bars.axis_x, ha="center", va="top", transform=below_names)
+        name_texts.append(name)
+    axis_x = fig.text(
+        left / width_u + plot_w / width_u / 2,
+        INSET / height_u,
+        fit_line(bars.axis_x, plot_w, LABEL_SIZE, measure),
+        ha="center",
+        va="bottom",
+        fontsize=LABEL_SIZE,
+    )
     axis_x.set_gid("axis_candidate")
-    left_of = points(ax.transAxes, x=-4)
-    axis_y = ax.text(0, 0.5, bars.axis_y, rotation=90, ha="right", va="center", transform=left_of)
+    legend = None
+    if bars.legend:
+        legend, legend_h = _legend_top(fig, ax, bars, top, width_u, height_u)
+        top += legend_h + 6
+    plot_h = height_u - top - bottom
+    ax.set_position((left / width_u, bottom / height_u, plot_w / width_u, plot_h / height_u))
+    axis_y = fig.text(
+        INSET / width_u,
+        (bottom + plot_h / 2) / height_u,
+        fit_line(bars.axis_y, plot_h, LABEL_SIZE, measure),
+        rotation=90,
+        ha="left",
+        va="center",
+        fontsize=LABEL_SIZE,
+    )
     axis_y.set_gid("axis_weight")
-    if bars.heading:
-        ax.set_title(bars.heading)
-    legend = ax.legend(title=None, loc="upper right", fontsize=8) if bars.legend else None
-    dense = _fit(fig, ax, value_texts, names, axis_x, patches, legend, bars)
-    shown = ax.get_legend()
-    if shown is not None:
-        for s, text in enumerate(shown.get_texts()):
-            if s in bars.shortened:
-                text.set_gid(f"series_{s}")
-    return dense
+    upright_values = _fit_values(fig, ax, value_texts)
+    return upright_values or upright_names
+
+
+def _upright_name(name: str, measure: Any, lines: int) -> str:
+    """A name standing upright: ``lines`` lines at most :data:`UPRIGHT_NAME` units long, broken
+    where a label may break (shortened, the full text in its tooltip)."""
+    from mkdocs_selfattn.render.chart_narrow import wrap
+
+    return "\n".join(wrap(name.replace("\n", " "), UPRIGHT_NAME, LABEL_SIZE, measure, lines))
+
+
+UPRIGHT_NAME = 120.0
+"""Longest upright category name, in units: more would squeeze the bars."""
+
+
+def fit_line(text: str, room: float, size: float, measure: Any) -> str:
+    """``text`` on one line of ``room`` units: shortened in the middle when it is longer."""
+    if measure(text, size) <= room:
+        return text
+    for limit in range(width(text) - 1, 3, -1):
+        short = shorten(text, limit)
+        if measure(short, size) <= room:
+            return short
+    return shorten(text, 4)
+
+
+def _legend_top(
+    fig: Any, ax: Any, bars: Bars, top: float, width_u: float, height_u: float
+) -> tuple[Any, float]:
+    """The legend as rows under the title, over the plot, as many entries a row as fit."""
+    renderer = measuring_renderer(fig)
+    handles, labels = ax.get_legend_handles_labels()
+    room = (width_u - 2 * INSET) * fig.dpi / 72
+    legend = None
+    for ncols in range(len(labels), 0, -1):
+        if legend is not None:
+            legend.remove()
+        legend = fig.legend(
+            handles,
+            labels,
+            loc="upper left",
+            bbox_to_anchor=(INSET / width_u, 1 - top / height_u),
+            ncols=ncols,
+            fontsize=LABEL_SIZE,
+            borderaxespad=0,
+            borderpad=0,
+            handlelength=1.6,
+            handleheight=1.0,
+            columnspacing=1.4,
+        )
+        if legend.get_window_extent(renderer).width <= room:
+            break
+    assert legend is not None
+    for s, text in enumerate(legend.get_texts()):
+        text.set_gid(f"series_{s}" if s in bars.shortened else f"legend_{s}")
+    return legend, legend.get_window_extent(renderer).height * 72 / fig.dpi
+
+
+def _fit_values(fig: Any, ax: Any, values: list[Any]) -> bool:
+    """Values that would touch stand upright; the y range grows to hold them in the plot."""
+    renderer = measuring_renderer(fig)
+    gap = GAP * fig.dpi / 72
+    upright = overlapping(boxes(values, renderer), gap)
+    if upright:
+        for text in values:
+            text.set_rotation(90)
+    _room_above(ax, values, renderer)
+    return upright
 
 
 def _unread_limits(patch: Any) -> None:
@@ -173,108 +325,6 @@ def overlapping(found: Sequence[Any], gap: float = 0.0) -> bool:
     return False
 
 
-def _touches(a: Any, others: Sequence[Any]) -> bool:
-    return any(a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1 for b in others)
-
-
-def _fit(
-    fig: Any,
-    ax: Any,
-    values: list[Any],
-    names: list[Any],
-    axis_x: Any,
-    patches: list[Any],
-    legend: Any,
-    bars: Bars,
-) -> bool:
-    # One renderer for every step: a text's metrics do not depend on the figure's size, and a
-    # text measured again (moved, not changed) is answered from the renderer's cache.
-    renderer = measuring_renderer(fig)
-    gap = GAP * fig.dpi / 72
-    value_boxes = boxes(values, renderer)
-    name_boxes = boxes(names, renderer)
-    upright_values = overlapping(value_boxes, gap)
-    upright_names = overlapping(name_boxes, gap)
-    if upright_values:
-        for text in values:
-            text.set_rotation(90)
-            text.set_fontsize(7)
-    if upright_names:
-        for text in names:
-            text.set_rotation(90)
-    if upright_values or upright_names:
-        # Upright texts side by side need one text height (plus air) per bar, or a wider figure.
-        upright = UPRIGHT_GAP * fig.dpi / 72
-        groups = [
-            (values, upright if upright_values else gap),
-            (names, upright if upright_names else gap),
-        ]
-        for _ in range(4):
-            measured = [(boxes(g, renderer), air) for g, air in groups]
-            crowded = [(found, air) for found, air in measured if overlapping(found, air)]
-            if not crowded:
-                name_boxes = measured[1][0]
-                break
-            fig.set_size_inches(fig.get_figwidth() * _spread(crowded), fig.get_figheight())
-        else:
-            name_boxes = boxes(names, renderer)
-    # Boxes are measured again only after the figure changed: a chart that fits is measured once.
-    # The axis title sits under the names, not beside a two-line one.
-    title_top = axis_x.get_window_extent(renderer).y1
-    if upright_names or any(b.y0 < title_top for b in name_boxes):
-        _room_below(fig, ax, name_boxes, axis_x, renderer)
-    if upright_values:
-        value_boxes = _room_above(ax, values, renderer)
-    if legend is not None:
-        if upright_names and not upright_values:  # moved since measured: the figure changed
-            value_boxes = boxes(values, renderer)
-        covered = value_boxes + [p.get_window_extent(renderer) for p in patches]
-        if _touches(legend.get_window_extent(renderer), covered):
-            _legend_above(fig, ax, legend, bars, renderer)
-    return upright_values or upright_names
-
-
-def _spread(groups: Sequence[tuple[list[Any], float]]) -> float:
-    """How much wider the figure must be for the crowded texts (their boxes) to stand apart (each
-    group with its own air between texts)."""
-    need = 1.05
-    for group, gap in groups:
-        found = sorted(group, key=lambda b: (b.x0 + b.x1) / 2)
-        for a, b in itertools.pairwise(found):
-            step = (b.x0 + b.x1) / 2 - (a.x0 + a.x1) / 2
-            want = (a.width + b.width) / 2 + gap
-            if step > 0 and want > step:
-                need = max(need, want / step * 1.05)
-    return need
-
-
-def _room_below(fig: Any, ax: Any, name_boxes: list[Any], axis_x: Any, renderer: Any) -> None:
-    """Upright names (their boxes) hang lower: the axis title moves under them and the figure
-    grows to hold both, the plot keeping its height."""
-    from matplotlib.transforms import offset_copy
-
-    bottom_px = ax.get_window_extent(renderer).y0
-    deepest = min(b.y0 for b in name_boxes)
-    drop_pt = (bottom_px - deepest) * 72 / fig.dpi + 4
-    axis_x.set_transform(offset_copy(ax.transAxes, fig=fig, y=-drop_pt, units="points"))
-    title_pt = axis_x.get_window_extent(renderer).height * 72 / fig.dpi
-    need_in = (drop_pt + title_pt + 6) / 72
-    _grow(fig, bottom=need_in)
-
-
-def _grow(fig: Any, *, bottom: float | None = None, top: float | None = None) -> None:
-    """Give the margin ``bottom`` or ``top`` inches, growing the figure so the plot keeps its
-    size."""
-    sub = fig.subplotpars
-    height = fig.get_figheight()
-    plot = (sub.top - sub.bottom) * height
-    low = sub.bottom * height if bottom is None else max(bottom, sub.bottom * height)
-    high = (1 - sub.top) * height if top is None else max(top, (1 - sub.top) * height)
-    total = low + plot + high
-    fig.set_size_inches(fig.get_figwidth(), total)
-    fig.subplots_adjust(bottom=low / total, top=(low + plot) / total)
-
-
 def _room_above(ax: Any, values: list[Any], renderer: Any) -> list[Any]:
     """Upright values are tall: raise the y range until the tallest stays inside the plot.
     Returns the values' boxes where they now stand."""
@@ -289,28 +339,3 @@ def _room_above(ax: Any, values: list[Any], renderer: Any) -> list[Any]:
         per_px = (hi - lo) / frame.height
         ax.set_ylim(lo - max(under, 0) * per_px * 1.1, hi + max(over, 0) * per_px * 1.1)
     return boxes(values, renderer)
-
-
-def _legend_above(fig: Any, ax: Any, legend: Any, bars: Bars, renderer: Any) -> None:
-    """The legend as a row (or, if a row is too wide, a column) over the plot, the title over it."""
-    legend.remove()
-    handles, labels = ax.get_legend_handles_labels()
-    frame = ax.get_window_extent(renderer)
-    for ncols in (len(labels), 1):
-        legend = ax.legend(
-            handles,
-            labels,
-            loc="lower left",
-            bbox_to_anchor=(0, 1.0),
-            ncols=ncols,
-            fontsize=8,
-            borderaxespad=0.2,
-        )
-        if legend.get_window_extent(renderer).width <= frame.width:
-            break
-    legend_pt = legend.get_window_extent(renderer).height * 72 / fig.dpi
-    title_pt = 0.0
-    if bars.heading:
-        ax.set_title(bars.heading, pad=legend_pt + 6)
-        title_pt = ax.title.get_window_extent(renderer).height * 72 / fig.dpi
-    _grow(fig, top=(legend_pt + title_pt + 14) / 72)

@@ -15,7 +15,9 @@ from typing import Any
 from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
 from mkdocs_selfattn.errors import listing
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT, MAX_BARS
-from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars
+from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars, series_style
+from mkdocs_selfattn.render.chart_narrow import narrow_bars
+from mkdocs_selfattn.render.defaults import ROLE_CHANGE
 from mkdocs_selfattn.render.chart_svg import (
     ChartOutput,
     ChartStyle,
@@ -69,37 +71,54 @@ def render_context_chart(
     text: Mapping[str, str] | None = None,
     title: str | None = None,
     query: str | None = None,
+    page_text: Mapping[str, str] | None = None,
+    page_labels: Labels | None = None,
 ) -> ChartOutput:
     """Bars: the baseline (hatched), then every head's context, per group; one series per axis."""
     style = style or ChartStyle()
     words = chart_words(DEFAULT_TEXT, text)
-    shown = PrintableLabels(labels)
-    several = len(result.groups) > 1
-    names: list[str] = []
-    muted: set[int] = set()
-    per_axis: list[list[float]] = [[] for _ in result.axes]
     per_group = (1 + len(result.head_names)) * max(len(result.axes), 1)
     groups, more = _first_groups(result, MAX_BARS // per_group, words)
+
+    def described(words: Mapping[str, str], labels: Labels) -> tuple[list[str], str, str]:
+        shown = PrintableLabels(labels)
+        several = len(result.groups) > 1
+        names: list[str] = []
+        per_name: list[tuple[float, ...]] = []
+        for g in groups:
+            suffix = f" · {shown(g.name)}" if several else ""
+            names.append(words["baseline"] + suffix)
+            per_name.append(tuple(g.baseline))
+            for h in g.heads:
+                names.append(shown(h.name) + suffix)
+                per_name.append(tuple(h.context))
+        heads = ", ".join(shown(h) for h in result.head_names)
+        heading = printable(title) if title else words["context_name"].replace("{queries}", heads)
+        summary = "; ".join(
+            f"{n}: " + ", ".join(format_value(v, None) for v in vs)
+            for n, vs in zip(names, per_name, strict=True)
+        )
+        return names, heading, summary
+
+    names, heading, summary = described(words, labels)
+    shown = PrintableLabels(labels)
+    muted: set[int] = set()
+    per_axis: list[list[float]] = [[] for _ in result.axes]
     for g in groups:
-        suffix = f" · {shown(g.name)}" if several else ""
-        muted.add(len(names))
-        names.append(words["baseline"] + suffix)
+        muted.add(sum(1 + len(x.heads) for x in groups[: groups.index(g)]))
         for a, v in enumerate(g.baseline):
             per_axis[a].append(v)
         for h in g.heads:
-            names.append(shown(h.name) + suffix)
             for a, v in enumerate(h.context):
                 per_axis[a].append(v)
     series = tuple(
         Series(shown(axis), tuple(vs), tuple(format_value(v, number_format) for v in vs))
         for axis, vs in zip(result.axis_names, per_axis, strict=True)
     )
-    heads = ", ".join(shown(h) for h in result.head_names)
-    heading = printable(title) if title else words["context_name"].replace("{queries}", heads)
-    summary = "; ".join(
-        f"{n}: " + ", ".join(format_value(s.values[i], None) for s in series)
-        for i, n in enumerate(names)
-    )
+    page = None
+    if page_text is not None or page_labels is not None:
+        page_words = chart_words(DEFAULT_TEXT, page_text if page_text is not None else text)
+        page = described(page_words, page_labels or labels)[1:]
     return _bars(
         style,
         names,
@@ -111,6 +130,7 @@ def render_context_chart(
         heading=heading,
         summary=summary,
         muted=frozenset(muted),
+        page=page,
     )
 
 
@@ -123,15 +143,36 @@ def render_separation_chart(
     text: Mapping[str, str] | None = None,
     title: str | None = None,
     query: str | None = None,
+    page_text: Mapping[str, str] | None = None,
+    page_labels: Labels | None = None,
 ) -> ChartOutput:
-    """One bar per group: the distance between the two heads' contexts."""
+    """One bar per group: the distance between the two heads' contexts (a change: red)."""
     style = style or ChartStyle()
     words = chart_words(DEFAULT_TEXT, text)
-    shown = PrintableLabels(labels)
     first, second = pair(result, query)
     groups, more = _first_groups(result, MAX_BARS, words)
-    names = [shown(g.name) for g in groups]
     values = tuple(g.separation(first, second) for g in groups)
+
+    def described(words: Mapping[str, str], labels: Labels) -> tuple[list[str], str, str]:
+        shown = PrintableLabels(labels)
+        names = [shown(g.name) for g in groups]
+        heading = (
+            printable(title)
+            if title
+            else (
+                words["separation_name"]
+                .replace("{first}", shown(first))
+                .replace("{second}", shown(second))
+                .replace("{group}", words["axis_group"])
+            )
+        )
+        summary = ", ".join(
+            f"{n} {format_value(v, None)}" for n, v in zip(names, values, strict=True)
+        )
+        return names, heading, summary
+
+    names, heading, summary = described(words, labels)
+    shown = PrintableLabels(labels)
     series = (
         Series(
             f"{shown(first)} – {shown(second)}",
@@ -139,17 +180,10 @@ def render_separation_chart(
             tuple(format_value(v, number_format) for v in values),
         ),
     )
-    heading = (
-        printable(title)
-        if title
-        else (
-            words["separation_name"]
-            .replace("{first}", shown(first))
-            .replace("{second}", shown(second))
-            .replace("{group}", words["axis_group"])
-        )
-    )
-    summary = ", ".join(f"{n} {format_value(v, None)}" for n, v in zip(names, values, strict=True))
+    page = None
+    if page_text is not None or page_labels is not None:
+        page_words = chart_words(DEFAULT_TEXT, page_text if page_text is not None else text)
+        page = described(page_words, page_labels or labels)[1:]
     return _bars(
         style,
         names,
@@ -161,6 +195,8 @@ def render_separation_chart(
         heading=heading,
         summary=summary,
         muted=frozenset(),
+        page=page,
+        role=ROLE_CHANGE,
     )
 
 
@@ -188,6 +224,8 @@ def _bars(
     heading: str,
     summary: str,
     muted: frozenset[int],
+    page: tuple[str, str] | None = None,
+    role: int | None = None,
 ) -> ChartOutput:
     short = tuple(fold(n) for n in names)
     tooltips = {
@@ -199,14 +237,24 @@ def _bars(
         axis_x=axis_x,
         axis_y=axis_y,
         heading=printable(title) if title is not None else words["chart_title"],
-        legend=len(series) > 1,
+        legend=len(series) > 1 or role is not None,
         weights=False,
         muted=muted,
+        role=role,
+        full=tuple(names),
     )
 
     def draw(fig: Any) -> Drawn:
         dense = draw_bars(fig, bars, style)
-        return Drawn(heading, summary, tooltips, dense)
+        return Drawn(
+            heading,
+            summary,
+            tooltips,
+            dense,
+            narrow=narrow_bars(bars, style, series_style),
+            heading_page=None if page is None else page[0],
+            summary_page=None if page is None else page[1],
+        )
 
     return draw_svg(style, draw)
 

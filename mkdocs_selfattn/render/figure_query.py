@@ -23,8 +23,13 @@ def draw_figure(
     text: Mapping[str, str],
     title: str | None,
     query: str | None,
+    *,
+    page_text: Mapping[str, str] | None = None,
+    page_labels: Labels | None = None,
 ) -> tuple[str, list[str]]:
-    """The SVG of figure ``name`` and the glyphs no font could draw."""
+    """The SVGs of figure ``name`` (the wide drawing, then the narrow one) and the glyphs no
+    font could draw. ``page_text``/``page_labels``: the words of their ``<title>`` and ``<desc>``
+    when the page's language is not the figure's."""
     if name == "chart":
         from mkdocs_selfattn.render.chart import render_chart
 
@@ -36,6 +41,8 @@ def draw_figure(
             text=text,
             title=title,
             query=query,
+            page_text=page_text,
+            page_labels=page_labels,
         )
     else:
         from mkdocs_selfattn.render.chart_context import (
@@ -58,8 +65,10 @@ def draw_figure(
             text=text,
             title=title,
             query=query,
+            page_text=page_text,
+            page_labels=page_labels,
         )
-    return out.svg, out.missing_glyphs
+    return out.both, out.missing_glyphs
 
 
 def figure_texts(
