@@ -64,11 +64,13 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "space_name": "head contexts in the context space",
     "space_axes": "axes {x} and {y} of {n}",
     "first_groups": "the first {shown} of {n} groups",
+    "same_point": "at one point: {points}",
 }
 """``chart_name``: the accessible name of a chart without a title (``{targets}``: their labels);
 ``others``: the summary bar of a target with more candidates than the chart shows (``{n}``: how
 many); the rest are the words of the ``context_chart``, ``separation_chart`` and
-``context_space`` views (``{axis}``: the axis name, ``{n}``: how many axes)."""
+``context_space`` views (``{axis}``: the axis name, ``{n}``: how many axes; ``same_point``: the
+note naming heads drawn at one place, ``{points}`` them)."""
 
 
 LEGEND_WIDTH = 48

@@ -181,7 +181,7 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
             )
             text.set_gid(f"value_{s}_{p}")
             value_texts.append(text)
-    ax.axhline(0, color=SENTINEL, linewidth=0.8).set_gid("baseline")
+    ax.axhline(0, color=guide, linewidth=1.0).set_gid("baseline")
     on_baseline = blended_transform_factory(ax.transData, ax.transAxes)
     under = points(on_baseline, y=-5)
     name_texts = []
@@ -208,7 +208,7 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
     axis_x.set_gid("axis_candidate")
     legend = None
     if bars.legend:
-        legend, legend_h = _legend_top(fig, ax, bars, top, width_u, height_u)
+        legend, legend_h = _legend_top(fig, bars, style, top, width_u, height_u)
         top += legend_h + 6
     plot_h = height_u - top - bottom
     ax.set_position((left / width_u, bottom / height_u, plot_w / width_u, plot_h / height_u))
@@ -250,11 +250,18 @@ def fit_line(text: str, room: float, size: float, measure: Any) -> str:
 
 
 def _legend_top(
-    fig: Any, ax: Any, bars: Bars, top: float, width_u: float, height_u: float
+    fig: Any, bars: Bars, style: ChartStyle, top: float, width_u: float, height_u: float
 ) -> tuple[Any, float]:
-    """The legend as rows under the title, over the plot, as many entries a row as fit."""
+    """The legend as rows under the title, over the plot, as many entries a row as fit (its
+    swatches the series' own fill and pattern, whatever their first bar is)."""
+    from matplotlib.patches import Patch
+
     renderer = measuring_renderer(fig)
-    handles, labels = ax.get_legend_handles_labels()
+    labels = [s.label for s in bars.series]
+    handles = []
+    for s in range(len(bars.series)):
+        color, hatch = series_style(style, s, bars.role)
+        handles.append(Patch(facecolor=color, hatch=hatch or None, linewidth=0))
     room = (width_u - 2 * INSET) * fig.dpi / 72
     legend = None
     for ncols in range(len(labels), 0, -1):
