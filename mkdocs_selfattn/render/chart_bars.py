@@ -1,17 +1,17 @@
-"""Grouped bars with their values written on them, laid out so that nothing overlaps.
+"""Grouped bars with their values written on them, laid out so that nothing overlaps, on the
+book's fixed 760 × 430 figure.
 
 Every bar chart (``chart``, ``context_chart``, ``separation_chart``) is one of these: categories
-along the x axis, one bar per series in each, the value above (or, when negative, below) each bar.
-After drawing, the texts are measured in the figure itself: value labels or category names that
-would touch are turned upright, the figure widens if even upright they would touch, the y range
-grows to hold upright labels, the margins grow to hold upright names, and a legend that would
-cover a bar or a value moves above the plot. A chart whose texts already stand apart is drawn
-exactly as before these rules existed.
+along the x axis, one bar per series in each, the value above (or, when negative, below) each bar;
+the title left-aligned at the inset, the legend a row under it. Texts are measured with the chart
+fonts: names that would touch stand upright (one or two lines, broken only where a label may
+break, shortened with their full text as tooltip), values that would touch stand upright, and
+the y range grows to hold them. The figure never grows: the charts cap their bars instead
+(:data:`chart.MAX_BARS`). The phone drawing of the same bars is :mod:`chart_narrow`.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +19,6 @@ from typing import Any
 from mkdocs_selfattn.render.chart_svg import (
     INSET,
     LABEL_SIZE,
-    SENTINEL,
     TITLE_SIZE,
     ChartStyle,
     measuring_renderer,
@@ -124,8 +123,7 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
         two = slot >= 2 * LABEL_SIZE * 1.2 + 2 * GAP
         names = [_upright_name(n, measure, 2 if two else 1) for n in bars.full or names]
         names_h = (
-            max((measure(line, LABEL_SIZE) for n in names for line in n.split("\n")), default=0)
-            + 4
+            max((measure(line, LABEL_SIZE) for n in names for line in n.split("\n")), default=0) + 4
         )
     else:
         lines = max((n.count("\n") + 1 for n in names), default=1)
@@ -193,7 +191,7 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
             ha="center",
             va="top",
             rotation=90 if upright_names else 0,
-                        transform=under,
+            transform=under,
         )
         name.set_gid(f"candidate_{p}")
         name_texts.append(name)
@@ -206,9 +204,8 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
         fontsize=LABEL_SIZE,
     )
     axis_x.set_gid("axis_candidate")
-    legend = None
     if bars.legend:
-        legend, legend_h = _legend_top(fig, bars, style, top, width_u, height_u)
+        legend_h = _legend_top(fig, bars, style, top, width_u, height_u)
         top += legend_h + 6
     plot_h = height_u - top - bottom
     ax.set_position((left / width_u, bottom / height_u, plot_w / width_u, plot_h / height_u))
@@ -251,7 +248,7 @@ def fit_line(text: str, room: float, size: float, measure: Any) -> str:
 
 def _legend_top(
     fig: Any, bars: Bars, style: ChartStyle, top: float, width_u: float, height_u: float
-) -> tuple[Any, float]:
+) -> float:
     """The legend as rows under the title, over the plot, as many entries a row as fit (its
     swatches the series' own fill and pattern, whatever their first bar is)."""
     from matplotlib.patches import Patch
@@ -285,7 +282,7 @@ def _legend_top(
     assert legend is not None
     for s, text in enumerate(legend.get_texts()):
         text.set_gid(f"series_{s}" if s in bars.shortened else f"legend_{s}")
-    return legend, legend.get_window_extent(renderer).height * 72 / fig.dpi
+    return float(legend.get_window_extent(renderer).height * 72 / fig.dpi)
 
 
 def _fit_values(fig: Any, ax: Any, values: list[Any]) -> bool:

@@ -17,7 +17,6 @@ from mkdocs_selfattn.errors import listing
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT, MAX_BARS
 from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars, series_style
 from mkdocs_selfattn.render.chart_narrow import narrow_bars
-from mkdocs_selfattn.render.defaults import ROLE_CHANGE
 from mkdocs_selfattn.render.chart_svg import (
     ChartOutput,
     ChartStyle,
@@ -27,6 +26,7 @@ from mkdocs_selfattn.render.chart_svg import (
     draw_svg,
     printable,
 )
+from mkdocs_selfattn.render.defaults import ROLE_CHANGE
 from mkdocs_selfattn.render.figure_text import fold
 from mkdocs_selfattn.render.labels import Labels, format_value
 

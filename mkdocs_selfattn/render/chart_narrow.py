@@ -114,8 +114,7 @@ def swatch(x: float, y: float, w: float, h: float, color: str, hatch: str) -> st
         return rect
     name = "hatch" + str(list(PATTERNS).index(hatch))
     return rect + (
-        f'<rect x="{fmt(x)}" y="{fmt(y)}" width="{fmt(w)}" height="{fmt(h)}" '
-        f'fill="url(#{name})"/>'
+        f'<rect x="{fmt(x)}" y="{fmt(y)}" width="{fmt(w)}" height="{fmt(h)}" fill="url(#{name})"/>'
     )
 
 
@@ -150,9 +149,9 @@ def heading_and_legend(
     return parts, y
 
 
-def narrow_bars(bars: Bars, style: ChartStyle, series_style: Callable[..., tuple[str, str]]) -> (
-    Callable[[Measure], tuple[str, float]]
-):
+def narrow_bars(
+    bars: Bars, style: ChartStyle, series_style: Callable[..., tuple[str, str]]
+) -> Callable[[Measure], tuple[str, float]]:
     """The phone drawing of ``bars``, to be drawn with a text measure."""
 
     def draw(measure: Measure) -> tuple[str, float]:

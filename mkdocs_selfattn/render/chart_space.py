@@ -224,7 +224,7 @@ def render_context_space(
             spine.set_color(guide)
         ax.tick_params(labelsize=LABEL_SIZE, color=guide)
         ax.locator_params(nbins=5)
-        for gi, g in enumerate(groups):
+        for g in groups:
             ref = g.heads[0].context if g.heads else (0.0, 0.0)
             for h in g.heads[1:]:
                 # From the reference head to each other head: the differences the page prints.
@@ -309,28 +309,40 @@ def _same_notes(
 
 
 MARKER_PATHS: dict[str, Callable[[float, float, float], str]] = {
-    "o": lambda x, y, r: f"M{fmt(x - r)} {fmt(y)}a{fmt(r)} {fmt(r)} 0 1 0 {fmt(2 * r)} 0"
-    f"a{fmt(r)} {fmt(r)} 0 1 0 {fmt(-2 * r)} 0Z",
-    "s": lambda x, y, r: f"M{fmt(x - r * 0.85)} {fmt(y - r * 0.85)}h{fmt(1.7 * r)}"
-    f"v{fmt(1.7 * r)}h{fmt(-1.7 * r)}Z",
-    "^": lambda x, y, r: f"M{fmt(x)} {fmt(y - r)}L{fmt(x + r)} {fmt(y + r * 0.8)}"
-    f"L{fmt(x - r)} {fmt(y + r * 0.8)}Z",
-    "D": lambda x, y, r: f"M{fmt(x)} {fmt(y - r)}L{fmt(x + r)} {fmt(y)}L{fmt(x)} {fmt(y + r)}"
-    f"L{fmt(x - r)} {fmt(y)}Z",
-    "v": lambda x, y, r: f"M{fmt(x)} {fmt(y + r)}L{fmt(x + r)} {fmt(y - r * 0.8)}"
-    f"L{fmt(x - r)} {fmt(y - r * 0.8)}Z",
-    "P": lambda x, y, r: f"M{fmt(x - r * 0.3)} {fmt(y - r)}h{fmt(r * 0.6)}v{fmt(r * 0.7)}"
-    f"h{fmt(r * 0.7)}v{fmt(r * 0.6)}h{fmt(-r * 0.7)}v{fmt(r * 0.7)}h{fmt(-r * 0.6)}"
-    f"v{fmt(-r * 0.7)}h{fmt(-r * 0.7)}v{fmt(-r * 0.6)}h{fmt(r * 0.7)}Z",
-    "X": lambda x, y, r: f"M{fmt(x - r)} {fmt(y - r)}L{fmt(x + r)} {fmt(y + r)}"
-    f"M{fmt(x + r)} {fmt(y - r)}L{fmt(x - r)} {fmt(y + r)}",
-    "*": lambda x, y, r: "M"
-    + "L".join(
-        f"{fmt(x + (r if k % 2 == 0 else r * 0.45) * math.sin(k * math.pi / 5))} "
-        f"{fmt(y - (r if k % 2 == 0 else r * 0.45) * math.cos(k * math.pi / 5))}"
-        for k in range(10)
-    )
-    + "Z",
+    "o": lambda x, y, r: (
+        f"M{fmt(x - r)} {fmt(y)}a{fmt(r)} {fmt(r)} 0 1 0 {fmt(2 * r)} 0"
+        f"a{fmt(r)} {fmt(r)} 0 1 0 {fmt(-2 * r)} 0Z"
+    ),
+    "s": lambda x, y, r: (
+        f"M{fmt(x - r * 0.85)} {fmt(y - r * 0.85)}h{fmt(1.7 * r)}v{fmt(1.7 * r)}h{fmt(-1.7 * r)}Z"
+    ),
+    "^": lambda x, y, r: (
+        f"M{fmt(x)} {fmt(y - r)}L{fmt(x + r)} {fmt(y + r * 0.8)}L{fmt(x - r)} {fmt(y + r * 0.8)}Z"
+    ),
+    "D": lambda x, y, r: (
+        f"M{fmt(x)} {fmt(y - r)}L{fmt(x + r)} {fmt(y)}L{fmt(x)} {fmt(y + r)}L{fmt(x - r)} {fmt(y)}Z"
+    ),
+    "v": lambda x, y, r: (
+        f"M{fmt(x)} {fmt(y + r)}L{fmt(x + r)} {fmt(y - r * 0.8)}L{fmt(x - r)} {fmt(y - r * 0.8)}Z"
+    ),
+    "P": lambda x, y, r: (
+        f"M{fmt(x - r * 0.3)} {fmt(y - r)}h{fmt(r * 0.6)}v{fmt(r * 0.7)}"
+        f"h{fmt(r * 0.7)}v{fmt(r * 0.6)}h{fmt(-r * 0.7)}v{fmt(r * 0.7)}h{fmt(-r * 0.6)}"
+        f"v{fmt(-r * 0.7)}h{fmt(-r * 0.7)}v{fmt(-r * 0.6)}h{fmt(r * 0.7)}Z"
+    ),
+    "X": lambda x, y, r: (
+        f"M{fmt(x - r)} {fmt(y - r)}L{fmt(x + r)} {fmt(y + r)}"
+        f"M{fmt(x + r)} {fmt(y - r)}L{fmt(x - r)} {fmt(y + r)}"
+    ),
+    "*": lambda x, y, r: (
+        "M"
+        + "L".join(
+            f"{fmt(x + (r if k % 2 == 0 else r * 0.45) * math.sin(k * math.pi / 5))} "
+            f"{fmt(y - (r if k % 2 == 0 else r * 0.45) * math.cos(k * math.pi / 5))}"
+            for k in range(10)
+        )
+        + "Z"
+    ),
 }
 """The wide drawing's markers as SVG paths around (x, y), ``r`` their half size."""
 
@@ -419,9 +431,7 @@ def _narrow(
                 f'<path d="M{fmt(left)} {fmt(py(t))}h-4" stroke="{guide}" stroke-width="1"/>'
             )
             parts.append(
-                text_el(
-                    left - 6, py(t) + NARROW_SIZE * 0.36, [_tick(t)], NARROW_SIZE, anchor="end"
-                )
+                text_el(left - 6, py(t) + NARROW_SIZE * 0.36, [_tick(t)], NARROW_SIZE, anchor="end")
             )
         y_label = wrap(y_name, size, NARROW_SIZE, measure, 1)[0]
         parts.append(
@@ -454,8 +464,14 @@ def _narrow(
         y = bottom + 6 + NARROW_SIZE * LINE + 4
         x_label = wrap(x_name, NARROW_WIDTH - 2 * PAD, NARROW_SIZE, measure)
         parts.append(
-            text_el((left + right) / 2, y + NARROW_SIZE, x_label, NARROW_SIZE, anchor="middle",
-                    gid="axis_x")
+            text_el(
+                (left + right) / 2,
+                y + NARROW_SIZE,
+                x_label,
+                NARROW_SIZE,
+                anchor="middle",
+                gid="axis_x",
+            )
         )
         y += NARROW_SIZE * LINE * len(x_label) + 6
         for i, line in enumerate(footer):

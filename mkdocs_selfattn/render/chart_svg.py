@@ -227,7 +227,7 @@ def text_measure(fig: Any) -> Callable[[str, float], float]:
         if prop is None:
             prop = props[size] = FontProperties(size=size)
         w, _, _ = renderer.get_text_width_height_descent(text, prop, ismath=False)
-        return float(w) * scale
+        return float(w * scale)
 
     return measure
 

@@ -66,7 +66,7 @@ def break_points(text: str) -> list[int]:
     return [
         i + 1
         for i, ch in enumerate(text[:-1])
-        if 0 < i and (ch in "_·/" or (ch == " " and text[i + 1] not in "·/"))
+        if i > 0 and (ch in "_·/" or (ch == " " and text[i + 1] not in "·/"))
     ]
 
 
