@@ -156,7 +156,7 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
         drawn = ax.bar(
             xs,
             heights,
-            width=bar_w * 0.9,
+            width=bar_w * 0.8,
             color=color,
             hatch=hatch or None,
             linewidth=0,
@@ -219,7 +219,7 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
         fontsize=LABEL_SIZE,
     )
     axis_y.set_gid("axis_weight")
-    upright_values = _fit_values(fig, ax, value_texts)
+    upright_values = _fit_values(fig, ax, value_texts, patches)
     return upright_values or upright_names
 
 
@@ -254,7 +254,9 @@ def _legend_top(
     from matplotlib.patches import Patch
 
     renderer = measuring_renderer(fig)
-    labels = [s.label for s in bars.series]
+    room_label = width_u - 2 * INSET - 3 * LABEL_SIZE
+    measure = text_measure(fig)
+    labels = [fit_line(s.label, room_label, LABEL_SIZE, measure) for s in bars.series]
     handles = []
     for s in range(len(bars.series)):
         color, hatch = series_style(style, s, bars.role)
@@ -285,11 +287,16 @@ def _legend_top(
     return float(legend.get_window_extent(renderer).height * 72 / fig.dpi)
 
 
-def _fit_values(fig: Any, ax: Any, values: list[Any]) -> bool:
-    """Values that would touch stand upright; the y range grows to hold them in the plot."""
+def _fit_values(fig: Any, ax: Any, values: list[Any], patches: list[Any]) -> bool:
+    """Values that would touch each other or a neighbouring bar stand upright (as wide as a
+    line is high, within their bar's slot); the y range grows to hold them in the plot."""
     renderer = measuring_renderer(fig)
     gap = GAP * fig.dpi / 72
-    upright = overlapping(boxes(values, renderer), gap)
+    found = boxes(values, renderer)
+    bars = [p.get_window_extent(renderer) for p in patches]
+    upright = overlapping(found, gap) or any(
+        v.x0 < b.x1 and b.x0 < v.x1 and v.y0 < b.y1 and b.y0 < v.y1 for v in found for b in bars
+    )
     if upright:
         for text in values:
             text.set_rotation(90)

@@ -27,7 +27,7 @@ from mkdocs_selfattn.render.chart_svg import (
     printable,
 )
 from mkdocs_selfattn.render.defaults import ROLE_CHANGE
-from mkdocs_selfattn.render.figure_text import fold
+from mkdocs_selfattn.render.figure_text import fold, shorten
 from mkdocs_selfattn.render.labels import Labels, format_value
 
 
@@ -175,7 +175,7 @@ def render_separation_chart(
     shown = PrintableLabels(labels)
     series = (
         Series(
-            f"{shown(first)} – {shown(second)}",
+            f"{shorten(shown(first), 30)} – {shorten(shown(second), 30)}",
             values,
             tuple(format_value(v, number_format) for v in values),
         ),
