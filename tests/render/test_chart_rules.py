@@ -10,6 +10,7 @@ narrow one, written by hand, from its SVG with the same font metrics.
 
 from __future__ import annotations
 
+import itertools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
@@ -152,7 +153,7 @@ def saved(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
         return save(fig, *args, **kwargs)
 
     monkeypatch.setattr(Figure, "savefig", spy)
-    yield found
+    return found
 
 
 def _scaled(scale: float) -> Any:
@@ -192,8 +193,10 @@ def test_the_wide_drawing_keeps_the_books_rules(
     for gid, size, box, text in texts:
         assert size >= (18 if gid == "title" else 14), (gid, text, size)
         # Clear of the edges (display y grows upwards, as the edges do not care).
-        assert box.x0 >= 17.5 and box.x1 <= width - 17.5, (gid, text, box)
-        assert box.y0 >= 17.5 and box.y1 <= height - 17.5, (gid, text, box)
+        assert box.x0 >= 17.5, (gid, text, box)
+        assert box.x1 <= width - 17.5, (gid, text, box)
+        assert box.y0 >= 17.5, (gid, text, box)
+        assert box.y1 <= height - 17.5, (gid, text, box)
     [title] = [t for t in texts if t[0] == "title"]
     assert abs(title[2].x0 - 18) < 1.5  # left-aligned at the inset
     for i, (ga, _, a, ta) in enumerate(texts):
@@ -273,7 +276,10 @@ def test_the_narrow_drawing_is_a_phone_layout(
         tw = measure(text, size)
         x0 = x - tw if anchor == "end" else x - tw / 2 if anchor == "middle" else x
         box = (x0, y - size * 0.8, x0 + tw, y + size * 0.22)
-        assert box[0] >= 0 and box[2] <= w and box[1] >= 0 and box[3] <= h, (ident, text, box)
+        assert box[0] >= 0, (ident, text, box)
+        assert box[2] <= w, (ident, text, box)
+        assert box[1] >= 0, (ident, text, box)
+        assert box[3] <= h, (ident, text, box)
         boxes.append((ident, text, box))
     for i, (ia, ta, a) in enumerate(boxes):
         for ib, tb, b in boxes[i + 1 :]:
@@ -335,9 +341,8 @@ def test_the_default_colours_keep_their_roles_and_contrast() -> None:
     assert int(main[5:7], 16) > int(main[1:3], 16)  # blue
     assert int(change[1:3], 16) > int(change[3:5], 16)  # red
     assert int(given[3:5], 16) > int(given[1:3], 16)  # green
-    assert (
-        len({guide[1:3], guide[3:5]}) == 2 and abs(int(guide[1:3], 16) - int(guide[3:5], 16)) < 16
-    )
+    assert len({guide[1:3], guide[3:5]}) == 2
+    assert abs(int(guide[1:3], 16) - int(guide[3:5], 16)) < 16
 
 
 def test_series_differ_by_more_than_their_fill(
@@ -409,7 +414,7 @@ def test_no_label_is_broken_mid_word(
     for svg in (out.svg, out.narrow):
         for ident, (lines, full) in _lines_of(svg, "candidate_").items():
             whole = full or " ".join(lines)
-            for a, b in zip(lines, lines[1:], strict=False):
+            for a, b in itertools.pairwise(lines):
                 if "…" in a:
                     continue
                 at = whole.find(a)
