@@ -107,7 +107,7 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
             va="top",
             fontsize=TITLE_SIZE,
         )
-        title.set_gid("title")
+        title.set_gid("heading")
         top += TITLE_SIZE * 1.2 + 8
     left = INSET + LABEL_SIZE * 1.25 + 6
     right = INSET
@@ -283,7 +283,7 @@ def _legend_top(
             break
     assert legend is not None
     for s, text in enumerate(legend.get_texts()):
-        text.set_gid(f"series_{s}" if s in bars.shortened else f"legend_{s}")
+        text.set_gid(f"series_{s}" if s in bars.shortened else f"legend_text_{s}")
     return float(legend.get_window_extent(renderer).height * 72 / fig.dpi)
 
 

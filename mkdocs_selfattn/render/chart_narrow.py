@@ -128,7 +128,7 @@ def heading_and_legend(
     room = NARROW_WIDTH - 2 * PAD
     if heading:
         lines = wrap(heading, room, NARROW_TITLE_SIZE, measure, lines=3)
-        parts.append(text_el(PAD, y + NARROW_TITLE_SIZE, lines, NARROW_TITLE_SIZE, gid="title"))
+        parts.append(text_el(PAD, y + NARROW_TITLE_SIZE, lines, NARROW_TITLE_SIZE, gid="heading"))
         y += NARROW_TITLE_SIZE * LINE * len(lines) + 6
     x = PAD
     row_h = NARROW_SIZE * LINE + 2

@@ -151,7 +151,7 @@ def render_context_space(
                 ha="left",
                 va="top",
                 fontsize=TITLE_SIZE,
-            ).set_gid("title")
+            ).set_gid("heading")
             top += TITLE_SIZE * 1.2 + 10
         footer = [n for n in (note, "; ".join(clusters) or None) if n]
         bottom = INSET

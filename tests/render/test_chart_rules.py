@@ -191,13 +191,13 @@ def test_the_wide_drawing_keeps_the_books_rules(
     assert (round(width), round(height)) == (760, 430)
     texts = saved["texts"]
     for gid, size, box, text in texts:
-        assert size >= (18 if gid == "title" else 14), (gid, text, size)
+        assert size >= (18 if gid == "heading" else 14), (gid, text, size)
         # Clear of the edges (display y grows upwards, as the edges do not care).
         assert box.x0 >= 17.5, (gid, text, box)
         assert box.x1 <= width - 17.5, (gid, text, box)
         assert box.y0 >= 17.5, (gid, text, box)
         assert box.y1 <= height - 17.5, (gid, text, box)
-    [title] = [t for t in texts if t[0] == "title"]
+    [title] = [t for t in texts if t[0] == "heading"]
     assert abs(title[2].x0 - 18) < 1.5  # left-aligned at the inset
     for i, (ga, _, a, ta) in enumerate(texts):
         for gb, _, b, tb in texts[i + 1 :]:
