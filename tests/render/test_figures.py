@@ -203,8 +203,9 @@ def test_context_space_with_three_axes_says_which_two_it_shows(update_goldens: b
         **{a: [a] for a in ("evidence_axis", "condition_axis")},
     }
     result = heads_reading(_heads_text(), axes=three)
-    svg = render_context_space(result, Labels(HEADS_DISPLAY)).svg
-    check_golden("context_space_three_axes.svg", svg, update_goldens)
+    out = render_context_space(result, Labels(HEADS_DISPLAY))
+    svg = out.svg
+    check_golden("context_space_three_axes.svg", out.both, update_goldens)
     texts = texts_by_id(svg)
     assert texts["axes_note"] == "axes decision_axis and evidence_axis of 3"
     assert texts["axis_y"] == "evidence_axis"
