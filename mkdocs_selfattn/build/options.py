@@ -54,6 +54,8 @@ def _number(value: object) -> float | None:
 
 
 def chart_size_problem(value: object) -> str | None:
+    if value is None or value == "":  # the book's size (see BOOK_INCHES)
+        return None
     number = _number(value)
     if number is None or not math.isfinite(number) or not 0 < number <= MAX_CHART_INCHES:
         return (
@@ -131,6 +133,18 @@ def _or_none(value: Any) -> Any:
     return value or None  # the extension's "" means the default, as MkDocs' None does
 
 
+BOOK_INCHES = (760 / 72, 430 / 72)
+"""The book's one-concept figure, 760 × 430 SVG units (72 an inch): the chart size by default."""
+
+
+def _width(value: Any) -> float:
+    return BOOK_INCHES[0] if value is None or value == "" else float(value)
+
+
+def _height(value: Any) -> float:
+    return BOOK_INCHES[1] if value is None or value == "" else float(value)
+
+
 def _colors(value: Any) -> tuple[str, ...]:
     return tuple(value) or DEFAULT_COLORS
 
@@ -201,24 +215,28 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
     ),
     SiteOption(
         "chart_width",
-        7.0,
-        "Chart width in inches (the SVG scales to the page; this sets proportions and text size).",
+        None,
+        "Wide chart width in inches (default: the book's 760 units, 760/72 in; the SVG scales "
+        "to the page, so this sets proportions and text size).",
         check=chart_size_problem,
         shapes_pages=True,
-        setting=float,
+        extension_default="",
+        setting=_width,
     ),
     SiteOption(
         "chart_height",
-        3.6,
-        "Chart height in inches.",
+        None,
+        "Wide chart height in inches (default: the book's 430 units, 430/72 in).",
         check=chart_size_problem,
         shapes_pages=True,
-        setting=float,
+        extension_default="",
+        setting=_height,
     ),
     SiteOption(
         "chart_colors",
         list(DEFAULT_COLORS),
-        "Bar colours, one per target; pick colours readable on light and dark backgrounds.",
+        "Role colours: main series, change, input change, guide, then further series; pick "
+        "colours readable on light and dark backgrounds.",
         check=chart_colors_problem,
         shapes_pages=True,
         setting=_colors,

@@ -55,7 +55,7 @@ def test_settings_hold_every_pipeline_option_and_refuse_others() -> None:
     assert settings.script_timeout == 5.0
     assert settings.number_format is None
     assert settings.chart.colors
-    assert settings.chart.width == 7.0
+    assert settings.chart.width * 72 == 760  # the book's figure by default
     with pytest.raises(TypeError, match="on_error"):
         Settings(on_error="fail")
     with pytest.raises(AttributeError):
