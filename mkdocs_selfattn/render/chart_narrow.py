@@ -174,7 +174,6 @@ def narrow_bars(
         scale = (room - left_room - right_room) / span
         zero = PAD + left_room + (0 - lo) * scale
         full = bars.full or tuple(c.replace("\n", " ") for c in bars.categories)
-        top_of_bars = y
         for p, name in enumerate(full):
             lines = wrap(name, room, NARROW_SIZE, measure)
             tip = name if " ".join(lines) != name else None
@@ -183,6 +182,11 @@ def narrow_bars(
                 text_el(PAD, y + NARROW_SIZE, lines, NARROW_SIZE, gid=f"candidate_{p}", tooltip=tip)
             )
             y += NARROW_SIZE * LINE * len(lines) + 1
+            # The zero line beside this category's bars only, never through its name.
+            parts.append(
+                f'<line x1="{fmt(zero)}" x2="{fmt(zero)}" y1="{fmt(y)}" '
+                f'y2="{fmt(y + ROW * len(bars.series))}" stroke="{guide}" stroke-width="1"/>'
+            )
             for s, series in enumerate(bars.series):
                 v = series.values[p]
                 color, hatch = (guide, "///") if p in bars.muted else looks[s]
@@ -202,10 +206,6 @@ def narrow_bars(
                     )
                 )
                 y += ROW
-        parts.append(
-            f'<line id="baseline" x1="{fmt(zero)}" x2="{fmt(zero)}" y1="{fmt(top_of_bars)}" '
-            f'y2="{fmt(y)}" stroke="{SENTINEL}" stroke-width="0.8"/>'
-        )
         y += PAD
         hatches = [h for _, h in looks] + (["///"] if bars.muted else [])
         body = pattern_defs(style, hatches) + "".join(parts)
