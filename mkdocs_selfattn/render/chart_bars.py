@@ -25,7 +25,6 @@ from mkdocs_selfattn.render.chart_svg import (
     text_measure,
 )
 from mkdocs_selfattn.render.defaults import ROLE_GUIDE, role_color, series_colors
-from mkdocs_selfattn.render.figure_text import shorten, width
 
 GAP = 1.0
 """Points of air kept between two texts."""
@@ -237,13 +236,9 @@ UPRIGHT_NAME = 120.0
 
 def fit_line(text: str, room: float, size: float, measure: Any) -> str:
     """``text`` on one line of ``room`` units: shortened in the middle when it is longer."""
-    if measure(text, size) <= room:
-        return text
-    for limit in range(width(text) - 1, 3, -1):
-        short = shorten(text, limit)
-        if measure(short, size) <= room:
-            return short
-    return shorten(text, 4)
+    from mkdocs_selfattn.render.chart_narrow import shortened
+
+    return shortened(text, room, size, measure)
 
 
 def _legend_top(

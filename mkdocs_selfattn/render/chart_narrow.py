@@ -62,16 +62,22 @@ def wrap(text: str, room: float, size: float, measure: Measure, lines: int = 2) 
             break
         out.append(rest[: cuts[-1]].rstrip())
         rest = rest[cuts[-1] :].lstrip()
-    if measure(rest, size) > room:
-        for limit in range(width(rest) - 1, 3, -1):
-            short = shorten(rest, limit)
-            if measure(short, size) <= room:
-                rest = short
-                break
-        else:
-            rest = shorten(rest, 4)
-    out.append(rest)
+    out.append(shortened(rest, room, size, measure))
     return out
+
+
+def shortened(text: str, room: float, size: float, measure: Measure) -> str:
+    """``text`` if it fits ``room`` units, else shortened in the middle until it does (the first
+    try from the columns its measured width allows, so a long text is measured a few times)."""
+    full = measure(text, size)
+    if full <= room:
+        return text
+    columns = width(text)
+    for limit in range(min(columns - 1, int(columns * room / full) + 1), 3, -1):
+        short = shorten(text, limit)
+        if measure(short, size) <= room:
+            return short
+    return shorten(text, 4)
 
 
 def text_el(

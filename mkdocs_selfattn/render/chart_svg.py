@@ -214,22 +214,39 @@ def _figure_svg(
 def text_measure(fig: Any) -> Callable[[str, float], float]:
     """Width in SVG units of a one-line text at a size, with the chart fonts (and their
     per-glyph fallback) as the figure draws it."""
+    import matplotlib
     from matplotlib.font_manager import FontProperties
 
     renderer = measuring_renderer(fig)
     props: dict[float, Any] = {}
     scale = 72 / fig.dpi
+    family = tuple(matplotlib.rcParams["font.family"])
 
     def measure(text: str, size: float) -> float:
         if not text:
             return 0.0
+        key = (text, size, family, fig.dpi)
+        known = _WIDTHS.get(key)
+        if known is not None:
+            return known
         prop = props.get(size)
         if prop is None:
             prop = props[size] = FontProperties(size=size)
         w, _, _ = renderer.get_text_width_height_descent(text, prop, ismath=False)
-        return float(w * scale)
+        if len(_WIDTHS) > WIDTHS_KEPT:
+            _WIDTHS.clear()
+        width = _WIDTHS[key] = float(w * scale)
+        return width
 
     return measure
+
+
+_WIDTHS: dict[tuple[object, ...], float] = {}
+"""Measured text widths, for the whole process: a text's width depends only on itself, its size
+and the fonts, and the same words (axis names, values, labels) recur in every chart and in every
+fitting step of one."""
+
+WIDTHS_KEPT = 50_000
 
 
 def font_family_css(style: ChartStyle) -> str:
