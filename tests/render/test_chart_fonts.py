@@ -250,7 +250,8 @@ def test_the_trilingual_demo_is_the_same_with_and_without_the_machines_fonts(
     assert sorted(one) == sorted(other)
     assert [name for name in one if one[name] != other[name]] == []
     korean = one["ko/course/part-05/chapter-13/p5-13-2-self-attention/index.html"].decode()
-    assert korean.count('class="selfattn-chart"') >= 2
+    assert korean.count('class="selfattn-chart selfattn-chart-wide"') >= 2
+    assert korean.count('class="selfattn-chart selfattn-chart-narrow"') >= 2
     assert STACK in korean
 
 

@@ -314,9 +314,10 @@ def test_hostile_csv_text_is_escaped_in_every_view(project: Path, update_goldens
 
 
 def _chart_svg(project: Path, **options: object) -> str:
+    """Both drawings of the chart (wide, then narrow), as its box holds them."""
     _, example = _load(project)
     out = render_chart(example.result, example.labels, **options)  # type: ignore[arg-type]
-    return out.svg
+    return out.both
 
 
 def test_chart_draws_cjk_labels_with_the_bundled_cjk_font(project: Path) -> None:
@@ -356,21 +357,26 @@ def test_chart_with_title_and_format(project: Path, update_goldens: bool) -> Non
         title="注意力 <权重>",
     )
     check_golden("chart_titled.svg", svg, update_goldens)
-    texts = _svg_texts(ET.fromstring(svg))
-    assert "43%" in texts
-    assert "权重" in texts
-    assert "候选" in texts
-    root = ET.fromstring(svg)
-    assert root.find(f"{SVG}title") is not None
-    assert root.find(f"{SVG}title").text == "注意力 <权重>"  # type: ignore[union-attr]
+    wide, narrow = re.split(r"(?=<svg )", svg.strip())[-2:]
+    for drawing in (wide, narrow):
+        texts = _svg_texts(ET.fromstring(drawing))
+        assert "43%" in texts
+        assert "权重" in texts or "候选 · 权重" in texts
+        assert "候选" in texts or "候选 · 权重" in texts
+        root = ET.fromstring(drawing)
+        assert root.find(f"{SVG}title") is not None
+        assert root.find(f"{SVG}title").text == "注意力 <权重>"  # type: ignore[union-attr]
 
 
 def _svg_texts(root: ET.Element) -> list[str]:
     return ["".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")]
 
 
-def test_chart_svg_is_accessible_themeable_and_inline_ready(project: Path) -> None:
-    svg = _chart_svg(project)
+@pytest.mark.parametrize("drawing", ["wide", "narrow"])
+def test_chart_svg_is_accessible_themeable_and_inline_ready(project: Path, drawing: str) -> None:
+    wide, narrow = re.split(r"(?=<svg )", _chart_svg(project).strip())[-2:]
+    svg = wide if drawing == "wide" else narrow
+    assert f"selfattn-chart-{drawing}" in svg.split(">", 1)[0]
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
 
@@ -380,7 +386,7 @@ def test_chart_svg_is_accessible_themeable_and_inline_ready(project: Path) -> No
         assert label in texts, f"{label} is not a <text> of the chart"
     for token in SEED_DISPLAY:
         assert token not in svg, f"CSV token {token} shown instead of its display label"
-    assert "attention weight" in texts
+    assert any("attention weight" in t for t in texts)
     assert "0.43" in texts
 
     # An accessible name and description.
