@@ -25,20 +25,24 @@ BOXES = """
 """
 
 
-def _charts() -> dict[str, str]:
+def _outputs() -> dict[str, Any]:
     manual = manual_reading()
     return {
         "three targets": render_chart(
             document(["it", "that", "this"], [f"c{i}" for i in range(10)]), Labels()
-        ).svg,
+        ),
         "five targets, 5000 candidates": render_chart(
             document([f"t{i}" for i in range(5)], [f"cand_{i:04d}" for i in range(5000)]),
             Labels(),
-        ).svg,
-        "three questions": render_chart(manual, Labels()).svg,
-        "three heads": render_chart(report_reading(), Labels()).svg,
-        "contexts": render_context_chart(manual, Labels()).svg,
+        ),
+        "three questions": render_chart(manual, Labels()),
+        "three heads": render_chart(report_reading(), Labels()),
+        "contexts": render_context_chart(manual, Labels()),
     }
+
+
+def _charts() -> dict[str, str]:
+    return {name: out.svg for name, out in _outputs().items()}
 
 
 def _touching(boxes: list[list[Any]]) -> list[tuple[str, str]]:
@@ -62,5 +66,31 @@ def test_no_two_labels_touch_in_chromium(browser: Any, width: int) -> None:
                 boxes = page.evaluate(BOXES, prefix)
                 assert boxes, (name, prefix)
                 assert _touching(boxes) == [], (name, prefix, width)
+    finally:
+        context.close()
+
+
+def test_no_two_labels_touch_in_the_phone_drawing(browser: Any) -> None:
+    """The narrow drawing in a 343 px column (a 375 px phone): no value or name touches another,
+    and no text is under 11 px."""
+    context = browser.new_context(viewport={"width": 375, "height": 900})
+    context.route("**/*", lambda route: route.abort())
+    try:
+        page = context.new_page()
+        for name, out in _outputs().items():
+            page.set_content(
+                "<!doctype html><meta charset=utf-8><body style='margin:0'>"
+                f"<div style='width:343px'>{out.narrow.replace('<svg ', '<svg width=343 ', 1)}"
+                "</div>"
+            )
+            for prefix in ("value_", "candidate_"):
+                boxes = page.evaluate(BOXES.replace("g[id]", "[id]"), prefix)
+                assert boxes, (name, prefix)
+                assert _touching(boxes) == [], (name, prefix)
+            smallest = page.evaluate(
+                "() => Math.min(...[...document.querySelectorAll('text')].map("
+                "(t) => t.getBoundingClientRect().height))"
+            )
+            assert smallest >= 11, name
     finally:
         context.close()
