@@ -7,6 +7,7 @@ words of the page's language. What each draws is :func:`render.figure_query.draw
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.blocks.spec import ViewOptions
@@ -128,9 +129,13 @@ def chart_key(
     number_format: str | None,
     view: ViewOptions,
     name: str,
+    *,
+    page_text: Mapping[str, str] | None = None,
 ) -> str:
-    """The cache key of one figure: ``name`` is the view (a block may show several figures),
-    and the block's ``query:`` picks what it shows."""
+    """The cache key of one figure (both its drawings): ``name`` is the view (a block may show
+    several figures), and the block's ``query:`` picks what it shows. ``page_text``: the words of
+    its ``<title>``/``<desc>`` when they are not the drawn ones (a figure language)."""
+    extra = () if page_text is None else (dict(page_text),)
     return content_key(
         "chart",
         name,
@@ -148,6 +153,7 @@ def chart_key(
         chart_text(view),
         view.title,
         matplotlib_version(),
+        *extra,
     )
 
 
