@@ -25,6 +25,7 @@ from mkdocs_selfattn.render.chart_svg import (
     text_measure,
 )
 from mkdocs_selfattn.render.defaults import ROLE_GUIDE, role_color, series_colors
+from mkdocs_selfattn.render.figure_text import shortened, wrap
 
 GAP = 1.0
 """Points of air kept between two texts."""
@@ -225,8 +226,6 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
 def _upright_name(name: str, measure: Any, lines: int) -> str:
     """A name standing upright: ``lines`` lines at most :data:`UPRIGHT_NAME` units long, broken
     where a label may break (shortened, the full text in its tooltip)."""
-    from mkdocs_selfattn.render.chart_narrow import wrap
-
     return "\n".join(wrap(name.replace("\n", " "), UPRIGHT_NAME, LABEL_SIZE, measure, lines))
 
 
@@ -236,8 +235,6 @@ UPRIGHT_NAME = 120.0
 
 def fit_line(text: str, room: float, size: float, measure: Any) -> str:
     """``text`` on one line of ``room`` units: shortened in the middle when it is longer."""
-    from mkdocs_selfattn.render.chart_narrow import shortened
-
     return shortened(text, room, size, measure)
 
 

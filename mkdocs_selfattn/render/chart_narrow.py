@@ -21,12 +21,10 @@ from mkdocs_selfattn.render.chart_svg import (
     fmt,
 )
 from mkdocs_selfattn.render.defaults import ROLE_GUIDE, role_color
-from mkdocs_selfattn.render.figure_text import shorten, width
+from mkdocs_selfattn.render.figure_text import Measure, wrap
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.render.chart_bars import Bars
-
-Measure = Callable[[str, float], float]
 
 PAD = 12.0
 """Units of air at the narrow drawing's edges."""
@@ -47,37 +45,6 @@ PATTERNS = {
     "///": '<path d="M0 6L6 0" stroke="currentColor" stroke-width="1.2"/>',
 }
 """The wide drawing's hatches as SVG patterns (6 × 6 units, in the text colour)."""
-
-
-def wrap(text: str, room: float, size: float, measure: Measure, lines: int = 2) -> list[str]:
-    """``text`` in at most ``lines`` lines of ``room`` units, broken only after a space, ``_``,
-    ``·`` or ``/``; what still does not fit is shortened with "…" (the tooltip has it whole)."""
-    from mkdocs_selfattn.render.figure_text import break_points
-
-    out: list[str] = []
-    rest = text.replace("\n", " ")
-    while rest and len(out) < lines - 1 and measure(rest, size) > room:
-        cuts = [i for i in break_points(rest) if measure(rest[:i].rstrip(), size) <= room]
-        if not cuts:
-            break
-        out.append(rest[: cuts[-1]].rstrip())
-        rest = rest[cuts[-1] :].lstrip()
-    out.append(shortened(rest, room, size, measure))
-    return out
-
-
-def shortened(text: str, room: float, size: float, measure: Measure) -> str:
-    """``text`` if it fits ``room`` units, else shortened in the middle until it does (the first
-    try from the columns its measured width allows, so a long text is measured a few times)."""
-    full = measure(text, size)
-    if full <= room:
-        return text
-    columns = width(text)
-    for limit in range(min(columns - 1, int(columns * room / full) + 1), 3, -1):
-        short = shorten(text, limit)
-        if measure(short, size) <= room:
-            return short
-    return shorten(text, 4)
 
 
 def text_el(

@@ -15,14 +15,7 @@ from typing import Any
 from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT
 from mkdocs_selfattn.render.chart_bars import fit_line
-from mkdocs_selfattn.render.chart_narrow import (
-    LINE,
-    PAD,
-    Measure,
-    heading_and_legend,
-    text_el,
-    wrap,
-)
+from mkdocs_selfattn.render.chart_narrow import LINE, PAD, heading_and_legend, text_el
 from mkdocs_selfattn.render.chart_svg import (
     INSET,
     LABEL_SIZE,
@@ -42,7 +35,7 @@ from mkdocs_selfattn.render.chart_svg import (
     text_measure,
 )
 from mkdocs_selfattn.render.defaults import ROLE_CHANGE, ROLE_GUIDE, role_color, series_colors
-from mkdocs_selfattn.render.figure_text import shorten
+from mkdocs_selfattn.render.figure_text import Measure, shorten, wrap
 from mkdocs_selfattn.render.labels import Labels, format_value
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")

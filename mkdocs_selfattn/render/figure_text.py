@@ -24,6 +24,9 @@ TOP_ITEMS = 20
 
 T = TypeVar("T")
 
+Measure = Callable[[str, float], float]
+"""A text's width at a font size, in SVG units (the chart fonts' metrics)."""
+
 
 def width(text: str) -> int:
     """Display columns: wide and full-width characters (CJK) count two."""
@@ -68,6 +71,35 @@ def break_points(text: str) -> list[int]:
         for i, ch in enumerate(text[:-1])
         if i > 0 and (ch in "_·/" or (ch == " " and text[i + 1] not in "·/"))
     ]
+
+
+def wrap(text: str, room: float, size: float, measure: Measure, lines: int = 2) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``room`` units, broken only after a space, ``_``,
+    ``·`` or ``/``; what still does not fit is shortened with "…" (the tooltip has it whole)."""
+    out: list[str] = []
+    rest = text.replace("\n", " ")
+    while rest and len(out) < lines - 1 and measure(rest, size) > room:
+        cuts = [i for i in break_points(rest) if measure(rest[:i].rstrip(), size) <= room]
+        if not cuts:
+            break
+        out.append(rest[: cuts[-1]].rstrip())
+        rest = rest[cuts[-1] :].lstrip()
+    out.append(shortened(rest, room, size, measure))
+    return out
+
+
+def shortened(text: str, room: float, size: float, measure: Measure) -> str:
+    """``text`` if it fits ``room`` units, else shortened in the middle until it does (the first
+    try from the columns its measured width allows, so a long text is measured a few times)."""
+    full = measure(text, size)
+    if full <= room:
+        return text
+    columns = width(text)
+    for limit in range(min(columns - 1, int(columns * room / full) + 1), 3, -1):
+        short = shorten(text, limit)
+        if measure(short, size) <= room:
+            return short
+    return shorten(text, 4)
 
 
 def _fit(text: str, limit: int) -> str:
