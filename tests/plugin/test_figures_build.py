@@ -80,12 +80,16 @@ def test_every_figure_view_is_drawn(figures_site: Site) -> None:
     assert "-value_2_0" in questions
     assert "泄压后要保持多久？" in questions
     assert "问“泄压后要保持多久”时，每一行分到的权重" in question
-    assert ">L40<" in question
-    assert "-value_0_39" in question  # one series: the question 'query:' names, drawn ahead
+    # 40 lines are more than the book's figure holds: the top 20 and "20 others".
+    assert ">L10<" in question
+    assert ">20 others<" in question
+    assert "-value_0_20" in question  # one series: the question 'query:' names, drawn ahead
     assert "-value_1_0" not in question
     assert "泄压后要保持多久？" in context  # the question's display label
     assert ">一视同仁的<" in context  # folded onto two lines
     assert ">baseline<" in context
+    # Each box holds the phone drawing after the wide one.
+    assert html.count('class="selfattn-chart selfattn-chart-narrow"') == 6
     assert ">9.922<" in context
     assert ">1.14<" in separation
     assert "决定与条件分工" in separation

@@ -81,5 +81,6 @@ def test_a_site_that_brings_its_own_mermaid(tmp_path: Path) -> None:
 def test_the_styled_classes_are_the_stylesheets() -> None:
     css = (VENDOR / "selfattn.css").read_text("utf-8")
     selectors = set(re.findall(r"\.(selfattn-[a-z-]+)", css))
-    # svg.selfattn-chart is styled only inside a chart's box.
-    assert selectors - {"selfattn-chart"} == set(STYLED)
+    # svg.selfattn-chart (and its wide and narrow drawings) are styled only inside a chart's box.
+    drawings = {"selfattn-chart", "selfattn-chart-wide", "selfattn-chart-narrow"}
+    assert selectors - drawings == set(STYLED)
