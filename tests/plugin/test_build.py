@@ -147,11 +147,13 @@ def test_mermaid_view(all_views_site: Site) -> None:
 
 def test_chart_view(all_views_site: Site) -> None:
     [box] = all_views_site.article().find_all("div", "selfattn-chart-box")
-    [svg] = box.find_all("svg")
-    assert "selfattn-chart" in svg.classes
-    texts = [visible_text(t) for t in svg.find_all("text")]
-    assert "绝缘帽" in texts
-    assert svg.find("title").text() == "attention weights of 它, 未套上"
+    wide, narrow = (s for s in box.find_all("svg") if "selfattn-chart" in s.classes)
+    assert "selfattn-chart-wide" in wide.classes
+    assert "selfattn-chart-narrow" in narrow.classes
+    for svg in (wide, narrow):
+        texts = [visible_text(t) for t in svg.find_all("text")]
+        assert "绝缘帽" in texts
+        assert svg.find("title").text() == "attention weights of 它, 未套上"
 
 
 def test_code_view(all_views_site: Site) -> None:

@@ -216,8 +216,9 @@ def test_figures_are_drawn_with_the_languages_labels(
     course_site: Any, stem: str, language: str
 ) -> None:
     page = article(built_page(course_site, stem, language))
-    charts = page.find_all("svg", "selfattn-chart")
+    charts = page.find_all("svg", "selfattn-chart-wide")
     assert len(charts) == CHARTS[stem]
+    assert len(page.find_all("svg", "selfattn-chart-narrow")) == CHARTS[stem]
     mermaids = [n for n in page.find_all(cls="mermaid") if n.tag in ("pre", "div")]
     assert len(mermaids) == MERMAIDS[stem]
     words = " ".join(t.text() for chart in charts for t in chart.find_all("text"))
