@@ -273,6 +273,7 @@ def figure_words(
     out = [printable(title) if title is not None else words["chart_title"]]
     out += [words[k] for k in ("baseline", "axis_context", "axis_group", "axis_separation")]
     out += [words["axis_x"], words["axis_y"], words["space_axes"], words["first_groups"]]
+    out.append(words["same_point"])
     out += [shown(a) for a in result.axis_names] + [shown(h) for h in result.head_names]
     for g in result.groups:
         out.append(shown(g.name))
