@@ -212,7 +212,8 @@ READ_PAGE = """
   const printouts = [...article.querySelectorAll("pre code")]
     .map((code) => code.innerText)
     .filter((t) => t.startsWith("csv_rows = "));
-  const charts = [...article.querySelectorAll("svg.selfattn-chart")].map((svg) => {
+  const charts = [...article.querySelectorAll("svg.selfattn-chart")]
+    .filter((svg) => svg.checkVisibility()).map((svg) => {
     const inside = (t, part) => !!t.closest(`g[id*="-${part}"]`);
     const texts = [...svg.querySelectorAll("text")];
     return {
@@ -775,7 +776,7 @@ def test_charts_are_visible_with_real_cjk_glyphs(
     chart_views = source.of_kind("chart")
     assert chart_views, "the page has no chart"
 
-    charts = page.locator("article svg.selfattn-chart")
+    charts = page.locator("article svg.selfattn-chart:visible")
     for n, (view, chart) in enumerate(zip(chart_views, seen["charts"], strict=True)):
         assert view.example is not None
         where = f"chart {n + 1} ({view.example.id})"
@@ -946,7 +947,7 @@ def test_chart_text_and_axes_keep_contrast_in_both_palettes(
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(artifacts / f"chapter-{name}.png"), full_page=True)
 
-    charts = page.locator("article svg.selfattn-chart")
+    charts = page.locator("article svg.selfattn-chart:visible")
     assert charts.count() == len(source.of_kind("chart")) > 0
     low: list[str] = []
     for n in range(charts.count()):

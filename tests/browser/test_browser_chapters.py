@@ -124,7 +124,8 @@ def _labels(stem: str, language: str) -> list[str]:
 
 
 FIGURE_FIT = """
-() => [...document.querySelectorAll("article svg.selfattn-chart, article div.mermaid")].map((e) => {
+() => [...document.querySelectorAll("article svg.selfattn-chart, article div.mermaid")]
+  .filter((e) => e.checkVisibility()).map((e) => {
   let box = e;
   for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
     const scrolls = ["auto", "scroll"].includes(getComputedStyle(a).overflowX);
@@ -240,9 +241,9 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
             low.append(f"mermaid node {node['node']!r}: {ratio:.2f}")
 
     # Charts: visible, labelled in the page's language with real glyphs of a CJK font.
-    charts = page.locator("article svg.selfattn-chart")
+    charts = page.locator("article svg.selfattn-chart:visible")  # one drawing of each chart
     assert charts.count() == CHARTS[stem]
-    words = " ".join(page.locator("article svg.selfattn-chart text").all_text_contents())
+    words = " ".join(page.locator("article svg.selfattn-chart:visible text").all_text_contents())
     assert any(label in words for label in labels), (labels, words[:300])
     for n in range(charts.count()):
         chart = charts.nth(n)
@@ -352,7 +353,7 @@ def test_chart_words_stay_legible_at_375_px(
     scaled down into the column; scaled down, its words must still be 7 px or more."""
     page = phone(base + url(stem, language))
     page.wait_for_function(WAIT_FOR_MERMAID, arg=MERMAIDS[stem], timeout=30_000)
-    charts = page.locator("article svg.selfattn-chart")
+    charts = page.locator("article svg.selfattn-chart:visible")  # the phone drawing
     assert charts.count() == CHARTS[stem]
     small = {
         n + 1: found[:3]

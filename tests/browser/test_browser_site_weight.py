@@ -217,7 +217,7 @@ def test_instant_navigation_from_a_page_without_blocks(
     [figure] = _wait_for_figures(page, 1)
     assert _themed(figure), "the figure was drawn without Material's mermaid theme"
     box = page.locator("article .selfattn-chart-box")
-    assert box.evaluate("b => getComputedStyle(b).overflowX") == "auto", "no plugin stylesheet"
+    assert box.evaluate("b => getComputedStyle(b).overflowX") == "hidden", "no plugin stylesheet"
     page.locator("article .selfattn-try").first.wait_for()
     assert page.evaluate("() => window.__sameDocument") is True, "not an instant navigation"
 
