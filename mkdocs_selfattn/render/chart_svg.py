@@ -4,7 +4,12 @@ Matplotlib is imported here only, lazily, with the Agg backend and an object-ori
 pyplot state to leak across ``mkdocs serve`` rebuilds). Text and axes are drawn in a sentinel colour
 that is swapped for ``currentColor`` afterwards, so a chart inherits the text colour of
 mkdocs-material's light or dark palette instead of baking one in. The figure modules
-(``chart.py``, ``chart_context.py``) only say what to draw.
+(``chart.py``, ``chart_context.py``, ``chart_space.py``) only say what to draw.
+
+Every chart is two drawings made in one job: the wide one (matplotlib, the book's 760 × 430 units)
+and a phone one, 360 units wide, written as SVG by hand (:mod:`chart_narrow`) with the text widths
+the wide figure's fonts measure. The stylesheet shows one; both carry the accessible name and
+description, in the page's language when a figure language draws the chart's words.
 """
 
 from __future__ import annotations
