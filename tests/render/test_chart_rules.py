@@ -454,3 +454,24 @@ def test_page_words_name_and_describe_while_the_figure_keeps_its_own(
             assert "헤드 1" in named, view
             assert "헤드 1" not in drawn, view
             assert "head1" in drawn, view
+
+
+def test_the_overlap_check_can_fail(
+    results: dict[str, ReadingResult | DocumentResult],
+    saved: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A planted overlap: without the rule that stands crowded values upright, the measure above
+    finds values on values (so its silence elsewhere means something)."""
+    from mkdocs_selfattn.render import chart_bars
+
+    monkeypatch.setattr(chart_bars, "_fit_values", lambda *args: False)
+    _render("chart", "probe_targets", results)
+    values = [(t[2], t[3]) for t in saved["texts"] if t[0].startswith("value_")]
+    touching = [
+        (a, b)
+        for i, (a, _) in enumerate(values)
+        for b, _ in values[i + 1 :]
+        if _overlap(a, b) or any(_overlap(a, m, air=0.5) for m in saved["marks"])
+    ]
+    assert touching
