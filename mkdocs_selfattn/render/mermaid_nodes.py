@@ -24,13 +24,14 @@ TOP_LIMIT = 20
 MAX_SIDE = 3
 """Most boxes side by side in one row of a diagram (the book's rule for its figures)."""
 
-BUDGET_EM = 29.0
-"""Widest diagram, in ems of its 16 px text: 464 px. Under Material's 688 px column at 1280 px the
-diagram shows at full size; in a phone's 343 px column it shrinks to at least 343/464 of it, so
-its text stays above 11 px."""
+BUDGET_EM = 28.0
+"""Widest diagram, in ems of its 16 px text: 448 px (464 px with the diagram's margins). Under
+Material's 688 px column at 1280 px the diagram shows at full size; in a phone's 343 px column
+it shrinks to at least 343/464 of it, so its text stays above 11 px (16 × 343 / 464 = 11.8)."""
 
-PAD_EM = 1.0
-"""A box's padding, both sides together (``flowchart.padding`` of 8 px)."""
+PAD_EM = 1.75
+"""A box's padding and border, both sides together (``flowchart.padding`` of 8 px; measured in
+Chromium, a box is about 28 px wider than its text)."""
 
 GAP_EM = 1.5
 """Space between two boxes of a row (``flowchart.nodeSpacing`` of 24 px)."""
@@ -72,15 +73,15 @@ def em(text: str) -> float:
         if unicodedata.east_asian_width(ch) in "WF":
             total += 1.0
         elif ch.isdigit():
-            total += 0.56
-        elif ch.isupper():
-            total += 0.68
-        elif ch.isalpha():
-            total += 0.54 if ch.isascii() else 0.62
+            total += 0.64
         elif ch in " .,:;·'|!il":
-            total += 0.3
+            total += 0.34
+        elif ch.isupper():
+            total += 0.74
+        elif ch.isalpha():
+            total += 0.62 if ch.isascii() else 0.7
         else:
-            total += 0.6
+            total += 0.66
     return total
 
 
