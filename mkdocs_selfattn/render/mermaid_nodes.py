@@ -147,13 +147,23 @@ def room_for(side: int) -> float:
 
 def side_by_side(chains: Sequence[Sequence[Sequence[Part]]]) -> int:
     """How many chains (a column of boxes each) stand side by side: the most, up to
-    :data:`MAX_SIDE`, whose boxes all fit their share of the budget."""
+    :data:`MAX_SIDE`, whose every row of boxes, each fitted to its share of the budget, is
+    within the budget (a box a little wider than its share may stand beside narrower ones)."""
     for side in range(min(MAX_SIDE, len(chains)), 1, -1):
         room = room_for(side)
-        boxes = (box for chain in chains for box in chain)
-        if all(em(line) <= room for box in boxes for line in fit(box, room)):
+        widths = [[box_em(box, room) for box in chain] for chain in chains]
+        if all(
+            sum(widths[n][rank] for n in row) + (len(row) - 1) * GAP_EM <= BUDGET_EM
+            for row in balanced(len(chains), side)
+            for rank in range(min(len(widths[n]) for n in row))
+        ):
             return side
     return 1
+
+
+def box_em(parts: Sequence[Part], room: float) -> float:
+    """A box's width in ems, its text fitted to ``room``, padding included."""
+    return max((em(line) for line in fit(parts, room)), default=0.0) + PAD_EM
 
 
 def balanced(count: int, side: int) -> list[range]:
