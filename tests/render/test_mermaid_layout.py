@@ -7,6 +7,7 @@ four heads, in English, Korean and Chinese labels."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -180,7 +181,7 @@ def test_no_word_id_or_item_is_broken_across_lines(probe: str, language: str) ->
     broken = []
     for graph in graphs:
         for ident, lines in graph.boxes.items():
-            for above, below in zip(lines, lines[1:], strict=False):
+            for above, below in itertools.pairwise(lines):
                 assert not above.endswith(" ·") and not below.startswith("·"), lines
                 for word in words:
                     for cut in range(1, len(word)):
@@ -213,7 +214,8 @@ def test_long_candidate_lists_break_between_items_only() -> None:
 
 def test_words_break_at_spaces_and_after_underscores_only() -> None:
     lines = wrap_words("decision_vs_condition_split", 8.0)
-    assert len(lines) > 1 and "".join(lines) == "decision_vs_condition_split"
+    assert len(lines) > 1
+    assert "".join(lines) == "decision_vs_condition_split"
     assert all(line.endswith("_") for line in lines[:-1])
     assert wrap_words("가장 많이 다시 읽는 토큰", 6.0) == ["가장 많이", "다시 읽는", "토큰"]
     assert wrap_words("씌우지", 1.0) == ["씌우지"]  # one word wider than the room stays whole
@@ -233,7 +235,8 @@ def test_five_targets_are_two_diagrams_and_say_which_part() -> None:
     assert "  accTitle: How the target tokens of doc re-read the candidates" in sources[0]
     assert f"  accDescr: part 1 of {len(sources)}; target token: 그것" in sources[0]
     first, second = read(sources[0]), read(sources[1])
-    assert "doc" in first.boxes and "doc" not in second.boxes
+    assert "doc" in first.boxes
+    assert "doc" not in second.boxes
     assert second.boxes["cand"] == ["후보 토큰"]  # the later parts name the candidates only
 
 
