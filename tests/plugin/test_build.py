@@ -134,7 +134,8 @@ def test_csv_view_and_its_download_link(all_views_site: Site) -> None:
 def test_mermaid_view(all_views_site: Site) -> None:
     [diagram] = all_views_site.article().find_all("pre", "mermaid")
     source = diagram.text()
-    assert source.startswith("flowchart TD")
+    assert source.startswith("---\nconfig:\n")  # the diagram's own settings (front matter)
+    assert "\nflowchart TD\n" in source
     assert 'w0["re-reads most<br/>绝缘帽 0.43<br/>未套上 0.214<br/>风险 0.143"]' in source
     # The bundled mermaid and the plugin's stylesheet are in the site and on the page.
     site = all_views_site
