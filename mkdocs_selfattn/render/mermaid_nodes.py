@@ -166,16 +166,20 @@ def box_em(parts: Sequence[Part], room: float) -> float:
     return max((em(line) for line in fit(parts, room)), default=0.0) + PAD_EM
 
 
-def balanced(count: int, side: int) -> list[range]:
+def balanced(count: int, side: int, *, fuller_last: bool = False) -> list[range]:
     """``count`` chains in as few rows of at most ``side`` as possible, the rows as even as can
-    be (five are 3 + 2, four are 2 + 2), so the last row is never a lone box if it need not be."""
+    be (five are 3 + 2, four are 2 + 2), so the last row is never a lone box if it need not be.
+    ``fuller_last`` puts the larger rows last (three heads in rows of two: 1 + 2, so the two
+    heads a separation compares stand together)."""
     if count <= 0:
         return []
     rows = -(-count // side)
     base, extra = divmod(count, rows)
+    sizes = [base + (1 if r < extra else 0) for r in range(rows)]
+    if fuller_last:
+        sizes.reverse()
     out, start = [], 0
-    for r in range(rows):
-        size = base + (1 if r < extra else 0)
+    for size in sizes:
         out.append(range(start, start + size))
         start += size
     return out

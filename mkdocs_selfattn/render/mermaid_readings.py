@@ -160,7 +160,7 @@ class _Graph:
         ]
         side = side_by_side(boxes)
         room, wide = room_for(side), room_for(1)
-        rows = balanced(len(boxes), side) or [range(0)]
+        rows = balanced(len(boxes), side, fuller_last=True) or [range(0)]
         last = len(group.heads) - 1
         out = []
         for r, row in enumerate(rows):

@@ -227,6 +227,16 @@ def test_rows_are_as_even_as_can_be() -> None:
     assert [len(r) for r in balanced(4, 3)] == [2, 2]
     assert [len(r) for r in balanced(7, 3)] == [3, 2, 2]
     assert [len(r) for r in balanced(2, 3)] == [2]
+    assert [len(r) for r in balanced(3, 2, fuller_last=True)] == [1, 2]
+
+
+def test_the_separation_stands_under_both_heads_it_compares() -> None:
+    for probe in ("chapter-heads", "four-heads"):
+        for language in LANGUAGES:
+            graphs, _ = _graphs(probe, language)
+            for graph in graphs:
+                if "s" in graph.boxes:
+                    assert len([a for a, b in graph.edges if b == "s"]) == 2, graph.source
 
 
 def test_five_targets_are_two_diagrams_and_say_which_part() -> None:
