@@ -37,7 +37,7 @@ from mkdocs_selfattn.build.figure_views import (
 from mkdocs_selfattn.core.hidden_text import visible
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.errors import BlockError
-from mkdocs_selfattn.render.mermaid import mermaid_html, render_mermaid
+from mkdocs_selfattn.render.mermaid import mermaid_diagrams, mermaid_html
 from mkdocs_selfattn.render.reading_tables import (
     head_compare,
     head_tables,
@@ -127,7 +127,7 @@ def mermaid_view(
     if not settings.mermaid_fence:
         out.shared_warnings.append(MERMAID_FENCE_MISSING)
         return ("html", error_html(MERMAID_FENCE_MISSING, language=view.language))
-    source = render_mermaid(
+    sources = mermaid_diagrams(
         example.result,
         example.labels,
         top=view.top,
@@ -135,9 +135,9 @@ def mermaid_view(
         text=_text(MERMAID, view),
     )
     if settings.mermaid is None:
-        return ("md", fence("mermaid", source))
+        return ("md", "\n\n".join(fence("mermaid", source) for source in sources))
     # As superfences writes the fence, but late: no figure source in search.
-    return ("late", mermaid_html(source, *settings.mermaid))
+    return ("late", "\n".join(mermaid_html(source, *settings.mermaid) for source in sources))
 
 
 def code_view(

@@ -1,8 +1,10 @@
-"""A mermaid flowchart of one example: memo → candidates → each target → its top weights → new
+"""Mermaid flowcharts of one example: memo → candidates → each target → its top weights → new
 representation, the chapter's figure with every number computed and every label escaped.
 
-The questions and heads layouts have their own graphs (:mod:`mermaid_readings`). A document with
-more candidates than a node can list names the top ones and "N others"; long tokens are
+At most three targets stand side by side (fewer when their boxes are wide): more targets are
+further diagrams of the same shape, so no diagram is wider than a phone can show at a readable
+size. The questions and heads layouts have their own graphs (:mod:`mermaid_readings`). A document
+with more candidates than a node can list names the top ones and "N others"; long tokens are
 shortened (:mod:`figure_text`), so no node grows with the data."""
 
 from __future__ import annotations
@@ -11,10 +13,19 @@ from collections.abc import Mapping
 
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.core.results import DocumentResult
-from mkdocs_selfattn.render.escape import mermaid_label
 from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, summed
 from mkdocs_selfattn.render.labels import Labels, format_value, py_list
-from mkdocs_selfattn.render.mermaid_nodes import CLASSES, NODE_WIDTH, TOP_LIMIT, label, others, rows
+from mkdocs_selfattn.render.mermaid_nodes import (
+    NODE_WIDTH,
+    TOP_LIMIT,
+    Diagram,
+    Part,
+    balanced,
+    described,
+    others,
+    room_for,
+    side_by_side,
+)
 from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
 
 DEFAULT_TEXT: Mapping[str, str] = {
@@ -30,27 +41,36 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "group": "group",
     "head": "head",
     "separation": "separation",
+    "acc_targets": "How the target tokens of {document} re-read the candidates",
+    "acc_questions": "What each question weighs most, and its context",
+    "acc_heads": "{group}: what each head weighs most, and its context",
+    "acc_part": "part {i} of {n}",
 }
 
 
-def render_mermaid(
+def mermaid_diagrams(
     result: DocumentResult | ReadingResult,
     labels: Labels,
     *,
     top: int = 3,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
-) -> str:
-    """Mermaid source (without the fence). Node ids are generated, never taken from the CSV."""
+    page_text: Mapping[str, str] | None = None,
+    page_labels: Labels | None = None,
+) -> list[str]:
+    """Mermaid sources (without the fence), one per diagram. Node ids are generated, never taken
+    from the CSV. ``text``/``labels`` are the words drawn in the boxes (the figure's language);
+    ``page_text``/``page_labels`` those of the accessible title and description (the page's)."""
     words = {**DEFAULT_TEXT, **(text or {})}
+    page = {**DEFAULT_TEXT, **(page_text if page_text is not None else text or {})}
+    said = page_labels or labels
     if isinstance(result, ReadingResult):
-        return reading_mermaid(result, labels, words, top=top, number_format=number_format)
-
-    def t(key: str) -> str:
-        return mermaid_label(words[key])
+        return reading_mermaid(
+            result, labels, words, top=top, number_format=number_format, page=page, said=said
+        )
 
     def name(token: str, index: int | None = None) -> str:
-        return mermaid_label(shorten(labels(token, index), NODE_WIDTH))
+        return shorten(labels(token, index), NODE_WIDTH)
 
     candidates: list[tuple[str, int | None]] = []
     heaviest: dict[tuple[str, int | None], float] = {}
@@ -64,41 +84,83 @@ def render_mermaid(
     listed = [name(*candidates[i]) for i in kept.items]
     if kept.others:
         listed.append(others(words, len(kept.others)))
-    lines = [
-        "flowchart TD",
-        f"  doc{label(t('document'), name(result.document))}",
-        "  cand" + label(t("candidates"), rows(listed)),
-        "  doc --> cand",
-    ]
-    for n, target in enumerate(result.targets):
+
+    chains: list[list[list[Part]]] = []
+    for target in result.targets:
         ranked = sorted(target.candidates, key=lambda c: -c.weight)[: min(top, TOP_LIMIT)]
-        weight_lines = [
-            f"{name(c.token, c.index)} {format_value(c.weight, number_format)}" for c in ranked
+        weights: list[Part] = [words["weights"]]
+        weights += [
+            (f"{name(c.token, c.index)} {format_value(c.weight, number_format)}",) for c in ranked
         ]
         if len(target.candidates) > ALL_ITEMS:
             listed_ids = {id(c) for c in ranked}
             rest = [c.weight for c in target.candidates if id(c) not in listed_ids]
             total = format_value(summed(rest, range(len(rest))), number_format)
-            weight_lines.append(f"{others(words, len(rest))} {total}")
-        representation = mermaid_label(py_list(target.representation))
-        shift = mermaid_label(py_list(target.shift))
-        target_label = name(target.target, target.target_index)
-        lines += [
-            f"  cand --> t{n}{label(t('target') + ': ' + target_label)}",
-            f"  t{n} --> w{n}{label(t('weights'), *weight_lines)}",
-            f"  w{n} --> r{n}"
-            + label(t("representation"), representation, f"{t('shift')} {shift}"),
-        ]
-    lines.append(CLASSES)
-    n_targets = len(result.targets)
-    if n_targets:
-        lines += [
-            "  class doc,cand input",
-            "  class " + ",".join(f"t{n}" for n in range(n_targets)) + " target",
-            "  class " + ",".join(f"w{n}" for n in range(n_targets)) + " weight",
-            "  class " + ",".join(f"r{n}" for n in range(n_targets)) + " result",
-        ]
-    return "\n".join(lines) + "\n"
+            weights.append((f"{others(words, len(rest))} {total}",))
+        chains.append(
+            [
+                [f"{words['target']}: {name(target.target, target.target_index)}"],
+                weights,
+                [
+                    words["representation"],
+                    py_list(target.representation),
+                    f"{words['shift']} {py_list(target.shift)}",
+                ],
+            ]
+        )
+
+    side = side_by_side(chains)
+    room, wide = room_for(side), room_for(1)
+    rows = balanced(len(chains), side) or [range(0)]
+    title = page["acc_targets"].replace("{document}", said(result.document))
+    out = []
+    for r, row in enumerate(rows):
+        diagram = Diagram(title=title)
+        shown = [said(result.targets[n].target, result.targets[n].target_index) for n in row]
+        diagram.description = described(page, r, len(rows), page["target"], shown)
+        if r == 0:
+            diagram.lines += [
+                "  "
+                + diagram.node("doc", "input", [words["document"], name(result.document)], wide),
+                "  " + diagram.node("cand", "input", [words["candidates"], tuple(listed)], wide),
+                "  doc --> cand",
+            ]
+        else:
+            diagram.lines.append("  " + diagram.node("cand", "input", [words["candidates"]], wide))
+        for n in row:
+            target_box, weight_box, result_box = chains[n]
+            diagram.lines += [
+                f"  cand --> {diagram.node(f't{n}', 'target', target_box, room)}",
+                f"  t{n} --> {diagram.node(f'w{n}', 'weight', weight_box, room)}",
+                f"  w{n} --> {diagram.node(f'r{n}', 'result', result_box, room)}",
+            ]
+        out.append(diagram.source())
+    return out
+
+
+def render_mermaid(
+    result: DocumentResult | ReadingResult,
+    labels: Labels,
+    *,
+    top: int = 3,
+    number_format: str | None = None,
+    text: Mapping[str, str] | None = None,
+    page_text: Mapping[str, str] | None = None,
+    page_labels: Labels | None = None,
+) -> str:
+    """Every diagram's source, one after the other (what a reader of the sources, a test or the
+    command line, wants); a page shows each of :func:`mermaid_diagrams` as its own figure."""
+    return "\n".join(
+        mermaid_diagrams(
+            result,
+            labels,
+            top=top,
+            number_format=number_format,
+            text=text,
+            page_text=page_text,
+            page_labels=page_labels,
+        )
+    )
 
 
 def mermaid_html(source: str, element: str = "pre", class_name: str = "mermaid") -> str:

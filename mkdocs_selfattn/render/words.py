@@ -80,6 +80,10 @@ MERMAID: Mapping[str, Mapping[str, str]] = {
         "group": "그룹",
         "head": "헤드",
         "separation": "헤드 간 거리",
+        "acc_targets": "{document}의 대상 토큰이 후보를 다시 읽는 방식",
+        "acc_questions": "질문마다 가장 크게 보는 줄과 그 컨텍스트",
+        "acc_heads": "{group}: 헤드마다 가장 크게 보는 토큰과 그 컨텍스트",
+        "acc_part": "{n}개 중 {i}번째",
     },
     "zh": {
         "document": "文档",
@@ -94,6 +98,10 @@ MERMAID: Mapping[str, Mapping[str, str]] = {
         "group": "分组",
         "head": "head",
         "separation": "head 之间的距离",
+        "acc_targets": "{document} 中各个当前 token 如何重新参考候选",
+        "acc_questions": "每个问题最看重的行及其上下文",
+        "acc_heads": "{group}：每个 head 最看重的 token 及其上下文",
+        "acc_part": "第 {i} 部分，共 {n} 部分",
     },
 }
 

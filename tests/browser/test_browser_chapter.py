@@ -393,13 +393,16 @@ def read_mermaid(shown: Shown, example: Example, figure: dict[str, Any], where: 
     nodes = {re.sub(r"^.*-flowchart-(\w+?)-\d+$", r"\1", n["id"]): n for n in figure["nodes"]}
     n = 0
     while f"t{n}" in nodes:
-        target = nodes[f"t{n}"]["text"].rsplit(": ", 1)[-1].strip()
+        # The plugin breaks a box's lines at spaces (a vector between its numbers): read the
+        # target and the vectors from the box's whole text, the weights one line each.
+        target = " ".join(nodes[f"t{n}"]["text"].split()).rsplit(": ", 1)[-1].strip()
         for line in nodes[f"w{n}"]["text"].splitlines()[1:]:
             candidate, _, value = line.rpartition(" ")
             shown.add(where, (example.id, "weight", target, candidate), value)
-        representation, shift = nodes[f"r{n}"]["text"].splitlines()[1:3]
+        whole = " ".join(nodes[f"r{n}"]["text"].split())
+        representation, shift = re.findall(r"\[[^\]]*\]", whole)[:2]
         shown.add(where, (example.id, "representation", target), representation)
-        shown.add(where, (example.id, "shift", target), shift[shift.index("[") :])
+        shown.add(where, (example.id, "shift", target), shift)
         n += 1
 
 

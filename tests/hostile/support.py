@@ -531,10 +531,19 @@ def normalize(text: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # Mermaid source as a reader's browser gets it
 
-_NODE_LINE = re.compile(r'^  (?:(?P<src>[a-z]+\d*) --> )?(?P<id>[a-z]+\d*)\["(?P<label>[^"]*)"\]$')
+_NODE_LINE = re.compile(
+    r'^  (?:(?P<src>[a-z]+\d*) (?:-->|-\.-) )?(?P<id>[a-z]+\d*)\["(?P<label>[^"]*)"\]$'
+)
 _PLAIN_LINES = (
+    # The diagram's own settings (front matter), written by the plugin, never from data.
+    re.compile(r"^---$"),
+    re.compile(r"^config:$"),
+    re.compile(r"^  flowchart:$"),
+    re.compile(r"^    [a-zA-Z]+: \d+$"),
     re.compile(r"^flowchart TD$"),
-    re.compile(r"^  [a-z]+\d* --> [a-z]+\d*$"),
+    # The accessible title and description: one line, no markup, no directive.
+    re.compile(r"^  acc(?:Title|Descr): [^<>{}\n]*$"),
+    re.compile(r"^  [a-z]+\d* (?:-->|-\.-) [a-z]+\d*$"),
     re.compile(r"^  classDef \w+ [\w:#,.-]+$"),
     re.compile(r"^  class [a-z0-9,]+ \w+$"),
 )

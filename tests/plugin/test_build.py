@@ -134,7 +134,8 @@ def test_csv_view_and_its_download_link(all_views_site: Site) -> None:
 def test_mermaid_view(all_views_site: Site) -> None:
     [diagram] = all_views_site.article().find_all("pre", "mermaid")
     source = diagram.text()
-    assert source.startswith("flowchart TD")
+    assert source.startswith("---\nconfig:\n")  # the diagram's own settings (front matter)
+    assert "\nflowchart TD\n" in source
     assert 'w0["re-reads most<br/>绝缘帽 0.43<br/>未套上 0.214<br/>风险 0.143"]' in source
     # The bundled mermaid and the plugin's stylesheet are in the site and on the page.
     site = all_views_site
@@ -234,7 +235,7 @@ def test_blocks_in_content_tabs(nested_site: Site) -> None:
     tab_one, tab_two = nested_site.article().find_all("div", "tabbed-block")
     [compare] = _tables_with_header(tab_one, "candidate")
     assert compare[0] == ["candidate", "它 (그것)", "未套上 (씌우지)"]
-    assert tab_one.find("pre", "mermaid").text().startswith("flowchart TD")
+    assert tab_one.find("pre", "mermaid").text().startswith("---\nconfig:\n")
     # A full example defined inside a tab, its CSV path relative to the page.
     assert len(_tables_with_header(tab_two, "document_id")) == 1
     assert tab_two.find("div", "selfattn-chart-box").find("svg")

@@ -220,7 +220,8 @@ def test_figures_are_drawn_with_the_languages_labels(
     assert len(charts) == CHARTS[stem]
     assert len(page.find_all("svg", "selfattn-chart-narrow")) == CHARTS[stem]
     mermaids = [n for n in page.find_all(cls="mermaid") if n.tag in ("pre", "div")]
-    assert len(mermaids) == MERMAIDS[stem]
+    # A mermaid view draws a diagram per row of at most three boxes (issue 24): at least one.
+    assert len(mermaids) >= MERMAIDS[stem]
     words = " ".join(t.text() for chart in charts for t in chart.find_all("text"))
     words += " ".join(m.text() for m in mermaids)
     script_of = {"zh": r"[\u4e00-\u9fff]", "ko": r"[\uac00-\ud7a3]", "en": r"[A-Za-z]{3}"}

@@ -250,7 +250,7 @@ def test_mermaid_goldens(
     heads = render_mermaid(*report, text={"group": "场景", "separation": "两个 head 的距离"})
     check_golden("mermaid_questions.txt", questions, update_goldens)
     check_golden("mermaid_heads.txt", heads, update_goldens)
-    assert 'g0q0["问题: 泄压后要保持多久？"]' in questions
+    assert 'q0["问题:<br/>泄压后要保持多久？"]' in questions
     assert "L10 0.092<br/>L05 0.076<br/>L07 0.068" in questions
     assert "上下文<br/>4.685<br/>shift -2.195" in questions
     assert "两个 head 的距离<br/>head 1 – head 2: 1.14" in heads

@@ -227,7 +227,8 @@ def test_mermaid_view(project: Path, update_goldens: bool) -> None:
     check_golden(golden_name("mermaid", kind), text, update_goldens)
     # Raw HTML (kept out of the search index), exactly what superfences made of the fence.
     assert kind == "late"
-    assert text.startswith('<pre class="mermaid"><code>flowchart TD\n')
+    assert text.startswith('<pre class="mermaid"><code>---\nconfig:\n')
+    assert "\nflowchart TD\n" in text
     assert text == _superfences_mermaid(pipeline, example)
 
 
