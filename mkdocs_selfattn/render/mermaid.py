@@ -20,7 +20,7 @@ from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
 DEFAULT_TEXT: Mapping[str, str] = {
     "document": "document",
     "candidates": "candidate tokens",
-    "target": "target token",
+    "target": "current token",
     "weights": "re-reads most",
     "representation": "new representation",
     "shift": "shift",
@@ -29,7 +29,7 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "context": "context",
     "group": "group",
     "head": "head",
-    "separation": "separation",
+    "separation": "head separation",
 }
 
 
