@@ -80,6 +80,5 @@ def figure_html(html: str, view: ViewOptions, name: str) -> str:
     if view.figcaption is None or last_figure(view) != name:
         return html
     return (
-        f'<figure class="selfattn-figure">{html}'
-        f"<figcaption>{view.figcaption}</figcaption></figure>"
+        f'<figure class="selfattn-figure">{html}<figcaption>{view.figcaption}</figcaption></figure>'
     )

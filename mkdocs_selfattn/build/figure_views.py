@@ -108,9 +108,10 @@ def plan_figure(
 def figure_language(settings: Settings, view: ViewOptions) -> str | None:
     """The language of the text drawn inside the view's figures."""
     chosen: str = settings.figure_language
-    if chosen == "page" or view.language is not None and primary(chosen) == primary(view.language):
+    if chosen == "page":
         return view.language
-    return chosen
+    same = view.language is not None and primary(chosen) == primary(view.language)
+    return view.language if same else chosen
 
 
 def in_language(view: ViewOptions, language: str | None) -> ViewOptions:

@@ -18,8 +18,8 @@ from mkdocs_selfattn.blocks.markdown_scan import RawBlock, find_blocks
 from mkdocs_selfattn.blocks.shared import SharedFileError, block_definition
 from mkdocs_selfattn.blocks.spec import BlockSpec, parse_block
 from mkdocs_selfattn.build.block_errors import error_html
-from mkdocs_selfattn.build.example import Example, Piece, Rendered, Resolver
 from mkdocs_selfattn.build.captions import with_caption
+from mkdocs_selfattn.build.example import Example, Piece, Rendered, Resolver
 from mkdocs_selfattn.build.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.build.page_memo import file_digest
 from mkdocs_selfattn.build.pipeline import Pipeline

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from mkdocs_selfattn.blocks.languages import localize_spec
 from mkdocs_selfattn.blocks.spec import ViewOptions
 from mkdocs_selfattn.build.block_errors import MERMAID_FENCE_MISSING, error_html
+from mkdocs_selfattn.build.captions import figure_html, last_figure
 
 # The pipeline imports the figures' cache helpers from here, with the views.
 from mkdocs_selfattn.build.figure_views import (
@@ -27,17 +28,14 @@ from mkdocs_selfattn.build.figure_views import (
 from mkdocs_selfattn.build.figure_views import (
     chart_text as chart_text,
 )
-from mkdocs_selfattn.build.captions import figure_html, last_figure
 from mkdocs_selfattn.build.figure_views import (
     chart_view,
     context_chart_view,
     context_space_view,
-    separation_chart_view,
-)
-from mkdocs_selfattn.build.figure_views import (
     figure_labels,
     figure_language,
     in_language,
+    separation_chart_view,
 )
 from mkdocs_selfattn.build.figure_views import (
     figure_names as figure_names,

@@ -78,7 +78,8 @@ def test_a_korean_page_draws_its_figures_in_english(ko_site: Site) -> None:
 
 def test_prose_views_and_the_caption_stay_korean(ko_site: Site) -> None:
     html = ko_site.html()
-    assert "<th" in html and "비중" in html  # the table: the Korean glossary word
+    assert "<th" in html
+    assert "비중" in html
     [caption] = re.findall(r"<figcaption>(.*?)</figcaption>", html, re.S)
     assert caption.startswith("그것은 절연캡에 0.43를 준다")
     # Escaped as written, never markup.
@@ -100,7 +101,8 @@ def test_the_caption_wraps_the_last_figure(ko_site: Site) -> None:
 def test_title_and_desc_stay_in_the_page_language(ko_site: Site) -> None:
     [svg] = _chart_svgs(ko_site.html())
     desc = re.search(r"<desc\b[^>]*>(.*?)</desc>", svg, re.S)
-    assert desc is not None and HANGUL.search(desc.group(1))
+    assert desc is not None
+    assert HANGUL.search(desc.group(1))
 
 
 def test_figure_language_is_in_the_chart_key(tmp_path: Path) -> None:
@@ -111,7 +113,8 @@ def test_figure_language_is_in_the_chart_key(tmp_path: Path) -> None:
     site.configure(figure_language="en")
     site.build()
     second = _drawn_text(_chart_svgs(site.html())[0])
-    assert HANGUL.search(first) and not HANGUL.search(second)
+    assert HANGUL.search(first)
+    assert not HANGUL.search(second)
 
 
 def test_a_wrong_glossary_stops_the_build_with_one_message(tmp_path: Path) -> None:
@@ -134,7 +137,9 @@ def test_a_wrong_glossary_stops_the_build_with_one_message(tmp_path: Path) -> No
         ({"figure_language": "english!"}, "option 'figure_language': expected 'page'"),
     ],
 )
-def test_other_wrong_values_are_named(tmp_path: Path, options: dict[str, object], expected: str) -> None:
+def test_other_wrong_values_are_named(
+    tmp_path: Path, options: dict[str, object], expected: str
+) -> None:
     site = new_site(tmp_path / "project", {"index.md": "# x\n"}, plugin_options=options)
     done = site.run(strict=True)
     assert done.returncode != 0

@@ -115,9 +115,10 @@ def test_questions_and_heads_do_not_re_read(language: str) -> None:
         own = words(MERMAID, language, layout)
         assert own["weights"] != targets["weights"]
         assert own["candidates"] != targets["candidates"]
-        assert words(CHART, language, layout)["axis_candidate"] != words(CHART, language)[
-            "axis_candidate"
-        ]
+        assert (
+            words(CHART, language, layout)["axis_candidate"]
+            != words(CHART, language)["axis_candidate"]
+        )
 
 
 def test_korean_and_chinese_words_are_the_prose_words() -> None:
