@@ -111,9 +111,8 @@ def test_table_view(all_views_site: Site) -> None:
 
 
 def test_compare_view(all_views_site: Site) -> None:
-    [compare] = [
-        t for t in _tables_with_header(all_views_site.article(), "candidate token") if len(t[0]) == 3
-    ]
+    tables = _tables_with_header(all_views_site.article(), "candidate token")
+    [compare] = [t for t in tables if len(t[0]) == 3]
     assert compare[0] == ["candidate token", "它 (그것)", "未套上 (씌우지)"]
     assert ["绝缘帽 (절연캡)", "0.43 ▲", "0.367 ▲"] in compare
     assert ["cap_plus_not_applied", "0.644", "0.55"] in compare
