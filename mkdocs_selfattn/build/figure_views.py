@@ -80,6 +80,13 @@ class FigurePlan:
     """The words in the page's language, or None when the figure is in it."""
     key: str
 
+    @property
+    def ahead(self) -> bool:
+        """Whether the look-ahead may draw it: a :class:`ChartRequest` carries the figure's
+        words and labels, not the page's, so a figure whose ``<title>``/``<desc>`` differ is sent
+        by its page (still to a worker)."""
+        return self.page_text is None or not _PAGE_WORDS
+
 
 def plan_figure(
     example_key: str,

@@ -64,7 +64,8 @@ class Pipeline:
                 plan = plan_figure(key, spec, self.settings, view, name)
                 ckey = plan.key
                 if (
-                    scheduler.has_chart(ckey)
+                    not plan.ahead
+                    or scheduler.has_chart(ckey)
                     or cached_chart(self.cache.peek("chart", ckey)) is not None
                 ):
                     continue
