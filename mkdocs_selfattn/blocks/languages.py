@@ -85,7 +85,10 @@ def localize_view(view: ViewOptions, language: str | None) -> ViewOptions:
     title = view.title
     if view.title_by_language:
         title = pick(view.title_by_language, language)
-    return replace(view, text=text, title=title, language=language)
+    caption = view.caption
+    if view.caption_by_language:
+        caption = pick(view.caption_by_language, language)
+    return replace(view, text=text, title=title, caption=caption, language=language)
 
 
 def localized_script(spec: ExampleSpec, resolver: _Resolves[F], language: str | None) -> F:

@@ -136,9 +136,18 @@ KEYS: Mapping[str, Key] = MappingProxyType(
         "text": Key("view", "mapping", EMPTY, values.words, "the views' words (per language)"),
         "title": Key("view", "text or mapping", None, values.title, "chart title (per language)"),
         "query": Key("view", "text", None, values.text(), "the question or head a chart shows"),
+        "caption": Key(
+            "view",
+            "text or mapping",
+            None,
+            values.caption,
+            "one-line summary under the figure (per language; inline values allowed)",
+        ),
         "from": Key("from", "path", None, values.text(), "shared examples file that defines use"),
     }
 )
+FIGURE_VIEWS = ("chart", "context_chart", "separation_chart", "context_space", "mermaid")
+"""The views a ``caption:`` may sum up (the last of them a block shows carries it)."""
 DEFINE_KEYS = tuple(name for name, key in KEYS.items() if key.scope == "define")
 VIEW_KEYS = tuple(name for name, key in KEYS.items() if key.scope == "view")
 NUMBER_KEYS = tuple(name for name, key in KEYS.items() if key.numbers)
@@ -164,8 +173,15 @@ class ViewOptions:
     query: str | None = _absent("query")
     """A question's label or score column, or a head's name or weight column (checked when the
     block is rendered, against the example it shows)."""
+    caption: str | None = _absent("caption")
+    """One line under the block's figure, in the page's language, as written (inline values and
+    all); :attr:`figcaption` is the same line filled in, as HTML."""
+    caption_by_language: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+    caption_line: int = 0
     language: str | None = None
     """The page's language once the view is localised (see ``mkdocs_selfattn.blocks.languages``)."""
+    figcaption: str | None = None
+    """The caption as HTML, its inline values filled in, set by the page before rendering."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +272,11 @@ def _spec_from_mapping(data: dict[Any, Any], key_lines: dict[str, int], start: i
             hint = f"; did you mean '{match}'?" if match else f"; keys: {', '.join(KEYS)}"
             raise BlockError(f"unknown key '{name}'{hint}", line=key_lines.get(name, start))
     view = ViewOptions(**_read(reader, "view"))
+    if "caption" in data and not any(name in FIGURE_VIEWS for name in view.show):
+        raise reader.fail(
+            "caption",
+            "sums up a figure in one line: show one of " + ", ".join(FIGURE_VIEWS) + " too",
+        )
     if "use" in data:
         extra = [k for k in data if k in DEFINE_KEYS]
         if extra:

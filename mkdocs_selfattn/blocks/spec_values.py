@@ -287,3 +287,12 @@ def title(r: Reader, key: str, value: Any) -> Fields:
     if isinstance(value, dict):
         return {f"{key}_by_language": MappingProxyType(r.text_map(key, value))}
     return {key: r.text(key, value)}
+
+
+def caption(r: Reader, key: str, value: Any) -> Fields:
+    """One line under a figure, or one per language; inline values are filled in on the page."""
+    fields = title(r, key, value)
+    for line in (fields.get(key), *fields.get(f"{key}_by_language", {}).values()):
+        if line is not None and ("\n" in line.strip() or not line.strip()):
+            raise r.fail(key, "a caption is one line of text: a one-sentence summary")
+    return {**fields, f"{key}_line": r.key_lines.get(key, r.start)}

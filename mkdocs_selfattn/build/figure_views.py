@@ -8,20 +8,27 @@ words of the page's language. What each draws is :func:`render.figure_query.draw
 from __future__ import annotations
 
 from collections.abc import Mapping
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.blocks.spec import ViewOptions
+from mkdocs_selfattn.blocks.languages import localize_spec, pick
+from mkdocs_selfattn.blocks.spec import ExampleSpec, ViewOptions
 from mkdocs_selfattn.build.cache import code_fingerprint, content_key, matplotlib_version
 from mkdocs_selfattn.build.jobs import render_chart_job
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.chart import CHART_FORMAT, ChartStyle
 from mkdocs_selfattn.render.chart_fonts import font_keys
-from mkdocs_selfattn.render.words import CHART, words
+from mkdocs_selfattn.render.words import CHART, Glossary, primary, words
 from mkdocs_selfattn.version import __version__
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.blocks.spec import ExampleSpec
     from mkdocs_selfattn.build.example import Example, Piece, Rendered, ViewContext
+    from mkdocs_selfattn.build.settings import Settings
+    from mkdocs_selfattn.render.labels import Labels
 
 FIGURES = ("chart", "context_chart", "separation_chart", "context_space")
 """The views drawn with matplotlib, which the look-ahead sends to a worker before pages render."""
@@ -60,10 +67,84 @@ def context_space_view(
     return _figure(pipeline, example, view, line, out, "context_space")
 
 
+@dataclass(frozen=True)
+class FigurePlan:
+    """What one figure of a block draws, and under which cache key: the view's words and title
+    in the figure's language (``figure_language``), its labels from ``spec``'s display, and the
+    words of its ``<title>``/``<desc>`` (the page's language) when they differ."""
+
+    view: ViewOptions
+    """The block's view in the figure's language, :attr:`~ViewOptions.text` every word."""
+    spec: ExampleSpec
+    """The example, its ``display`` in the figure's language."""
+    page_text: dict[str, str] | None
+    """The words in the page's language, or None when the figure is in it."""
+    key: str
+
+    @property
+    def ahead(self) -> bool:
+        """Whether the look-ahead may draw it: a :class:`ChartRequest` carries the figure's
+        words and labels, not the page's, so a figure whose ``<title>``/``<desc>`` differ is sent
+        by its page (still to a worker)."""
+        return self.page_text is None or not _PAGE_WORDS
+
+
+def plan_figure(
+    example_key: str,
+    spec: ExampleSpec,
+    settings: Settings,
+    view: ViewOptions,
+    name: str,
+) -> FigurePlan:
+    """The figure ``name`` of a block (``view`` localised for the page), for the page or the
+    look-ahead: both must find the same cache key."""
+    language = figure_language(settings, view)
+    number_format = view.number_format or settings.number_format
+    page_words = chart_text(view, spec.layout, settings.glossary)
+    page_text = None
+    if language != view.language:
+        view = in_language(view, language)
+        spec = localize_spec(spec, language)
+        page_text = page_words
+    drawn = replace(view, text=chart_text(view, spec.layout, settings.glossary))
+    key = chart_key(example_key, spec, settings.chart, number_format, drawn, name)
+    if page_text is not None:
+        key = content_key(key, page_text)
+    return FigurePlan(view=drawn, spec=spec, page_text=page_text, key=key)
+
+
+def figure_language(settings: Settings, view: ViewOptions) -> str | None:
+    """The language of the text drawn inside the view's figures."""
+    chosen: str = settings.figure_language
+    if chosen == "page":
+        return view.language
+    same = view.language is not None and primary(chosen) == primary(view.language)
+    return view.language if same else chosen
+
+
+def in_language(view: ViewOptions, language: str | None) -> ViewOptions:
+    """``view``'s words and title for a figure in ``language``, not the page's: its per-language
+    ``text:`` and ``title:`` for that language; a plain ``text:``/``title:`` is the page's."""
+    text = pick(view.text_by_language, language) or {}
+    title = pick(view.title_by_language, language)
+    return replace(view, text=MappingProxyType(dict(text)), title=title, language=language)
+
+
+def figure_labels(example: Example, spec: ExampleSpec) -> Labels:
+    """The example's labels as a figure of ``spec`` (its display in the figure's language)
+    shows them."""
+    if spec.display == example.spec.display:
+        return example.labels
+    from mkdocs_selfattn.render.labels import Labels
+
+    return Labels(dict(spec.display)).for_result(example.result)
+
+
 def _figure(
     pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered, name: str
 ) -> Piece:
     """Any chart view: checked, then from the cache, a worker or drawn here."""
+    from mkdocs_selfattn.build.captions import figure_html
     from mkdocs_selfattn.render.chart_context import figure_problem
 
     query = view.query
@@ -71,47 +152,65 @@ def _figure(
     if problem is not None:
         raise BlockError(problem, line=line)
     number_format = view.number_format or pipeline.settings.number_format
+    plan = plan_figure(example.key, example.spec, pipeline.settings, view, name)
+    labels = figure_labels(example, plan.spec)
+    drawn = plan.view
     if not pipeline.settings.draw_charts:
         from mkdocs_selfattn.render.figure_query import figure_texts
         from mkdocs_selfattn.render.glyphs import glyph_message, missing_glyphs
 
         texts = figure_texts(
-            name, example.result, example.labels, number_format, chart_text(view), view.title, query
+            name, example.result, labels, number_format, drawn.text, drawn.title, query
         )
         missing = missing_glyphs(texts, pipeline.settings.chart.fonts)
         if missing:
             out.warnings.append(glyph_message(missing))
-        return ("late", '<div class="selfattn-chart-box"></div>')
+        return ("late", figure_html('<div class="selfattn-chart-box"></div>', view, name))
     style = pipeline.settings.chart
     cache = pipeline.cache
-    key = chart_key(example.key, example.spec, style, number_format, view, name)
+    key = plan.key
     cached = cached_chart(cache.get("chart", key))
     if cached is not None:
-        return ("late", _chart_html(cached[0], cached[1], out.warnings))
+        return ("late", figure_html(_chart_html(cached[0], cached[1], out.warnings), view, name))
     args = (
         example.result,
-        example.labels,
+        labels,
         style,
         number_format,
-        chart_text(view),
-        view.title,
+        dict(drawn.text),
+        drawn.title,
         name,
         query,
     )
+    job = chart_job(plan.page_text, None if plan.page_text is None else example.labels)
     warnings: list[str] = []
 
     def finish(svg: str, missing: list[str]) -> str:
         cache.put("chart", key, {"svg": svg, "missing": missing})
-        return _chart_html(svg, missing, warnings)
+        return figure_html(_chart_html(svg, missing, warnings), view, name)
 
     if pipeline.scheduler is None:
-        html = finish(*render_chart_job(*args))
+        html = finish(*job(*args))
         out.warnings += warnings
         return ("late", html)
-    pending = pipeline.scheduler.chart(
-        key, (render_chart_job, args), lambda: render_chart_job(*args), finish, warnings
-    )
+    pending = pipeline.scheduler.chart(key, (job, args), lambda: job(*args), finish, warnings)
     return ("late", pending)
+
+
+_PAGE_WORDS = "page_text" in inspect.signature(render_chart_job).parameters
+"""Whether the chart renderers draw ``<title>``/``<desc>`` in words of their own (the charts
+branch adds ``page_text``/``page_labels``); until then a figure's are in the figure's language."""
+
+
+def chart_job(
+    page_text: dict[str, str] | None, page_labels: Labels | None
+) -> Callable[..., tuple[str, list[str]]]:
+    """:func:`render_chart_job`, told the words of ``<title>``/``<desc>`` when they differ from
+    the figure's (a partial of a module function pickles, for a worker)."""
+    if page_text is None or not _PAGE_WORDS:
+        return render_chart_job
+    job: Callable[..., tuple[str, list[str]]] = render_chart_job  # until the charts merge
+    return partial(job, page_text=page_text, page_labels=page_labels)
 
 
 def _chart_html(svg: str, missing: list[str], warnings: list[str]) -> str:
@@ -166,6 +265,9 @@ def cached_chart(payload: object) -> tuple[str, list[str]] | None:
     return payload["svg"], missing
 
 
-def chart_text(view: ViewOptions) -> dict[str, str]:
-    """A figure's words: the plugin's in the page's language, then the block's own ``text:``."""
-    return {**words(CHART, view.language), **view.text}
+def chart_text(
+    view: ViewOptions, layout: str | None = None, glossary: Glossary | None = None
+) -> dict[str, str]:
+    """A figure's words: the plugin's in the view's language (the layout's own, then the site's
+    ``glossary``), then the block's own ``text:``."""
+    return {**words(CHART, view.language, layout, glossary), **view.text}

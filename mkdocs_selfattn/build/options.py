@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from mkdocs_selfattn.blocks.language_code import is_language_code
 from mkdocs_selfattn.core.hidden_text import first_hidden, what_is_wrong
 from mkdocs_selfattn.render.chart_fonts import chart_fonts_problem
 from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
@@ -127,6 +128,50 @@ def _color_problem(color: str) -> str | None:
 
 def chart_colors_problem(value: object) -> str | None:
     return _text_list_problem(value, "colours", "colour", _color_problem)
+
+
+def figure_language_problem(value: object) -> str | None:
+    if value == "page" or is_language_code(value):
+        return None
+    return (
+        f"expected 'page' (figures in each page's language) or a language code such as 'en', "
+        f"not {value!r}"
+    )
+
+
+def glossary_problem(value: object) -> str | None:
+    """One message for the first wrong entry of ``glossary``, naming it as mkdocs.yml spells it."""
+    from mkdocs_selfattn.blocks.spec_values import TEXT_KEYS
+    from mkdocs_selfattn.errors import closest
+
+    if not isinstance(value, Mapping):
+        return f"expected a mapping of language code → {{word key: text}}, not {value!r}"
+    for language, entry in value.items():
+        where = f"glossary → {language}"
+        if not is_language_code(language):
+            return (
+                f"in mkdocs.yml, {where}: {language!r} is not a language code; write one such "
+                "as 'en', 'ko' or 'zh-Hans'"
+            )
+        if not isinstance(entry, Mapping):
+            return f"in mkdocs.yml, {where}: expected a mapping of word key → text, not {entry!r}"
+        for key, text in entry.items():
+            if key not in TEXT_KEYS:
+                match = closest(str(key), TEXT_KEYS)
+                hint = f"did you mean '{match}'?" if match else f"keys: {', '.join(TEXT_KEYS)}"
+                return f"in mkdocs.yml, {where} → {key}: unknown word key; {hint}"
+            if not isinstance(text, str) or not text.strip():
+                return f"in mkdocs.yml, {where} → {key}: expected a non-empty text, not {text!r}"
+            if (at := first_hidden(text)) is not None:
+                return f"in mkdocs.yml, {where} → {key}: {what_is_wrong(text, at)}"
+    return None
+
+
+def _glossary(value: Any) -> Mapping[str, Mapping[str, str]]:
+    entries = value or {}
+    return MappingProxyType(
+        {code: MappingProxyType(dict(words)) for code, words in entries.items()}
+    )
 
 
 def _or_none(value: Any) -> Any:
@@ -292,6 +337,25 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         check=try_values_problem,
         shapes_pages=True,
         setting=int,
+    ),
+    SiteOption(
+        "figure_language",
+        "page",
+        "Language of the text drawn inside charts and mermaid diagrams (words and labels): "
+        "page (each page's own) or a language code such as en. Their <title>, <desc>, "
+        "accessible names and captions stay in the page's language.",
+        check=figure_language_problem,
+        shapes_pages=True,
+        setting=str,
+    ),
+    SiteOption(
+        "glossary",
+        {},
+        "Per language, words that replace the plugin's own (word key → text, the keys of a "
+        "block's text:), site-wide, such as {ko: {context: 문맥}}; a block's text: still wins.",
+        check=glossary_problem,
+        shapes_pages=True,
+        setting=_glossary,
     ),
 )
 """Every site option, declared once: the MkDocs config (:mod:`plugin_options`), the extension's

@@ -18,6 +18,7 @@ from mkdocs_selfattn.blocks.markdown_scan import RawBlock, find_blocks
 from mkdocs_selfattn.blocks.shared import SharedFileError, block_definition
 from mkdocs_selfattn.blocks.spec import BlockSpec, parse_block
 from mkdocs_selfattn.build.block_errors import error_html
+from mkdocs_selfattn.build.captions import with_caption
 from mkdocs_selfattn.build.example import Example, Piece, Rendered, Resolver
 from mkdocs_selfattn.build.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.build.page_memo import file_digest
@@ -270,6 +271,7 @@ def _render_block(
                 f"ids on this page: {known}",
                 line=spec.line,
             )
+        view = with_caption(view, out.examples, out.failed, out.unread)
         return pipeline.render(example, view, spec.line, notes).pieces
     found = block_definition(spec, resolver, language)
     assert found is not None
@@ -299,6 +301,7 @@ def _render_block(
         out.links[_lexical(example.script.display, resolver)] = example.script.path
     if example_id is not None:
         out.examples[example_id] = example
+    view = with_caption(view, out.examples, out.failed, out.unread)
     return pipeline.render(example, view, spec.line, notes).pieces
 
 

@@ -27,7 +27,7 @@ from mkdocs_selfattn.build.jobs import (
 )
 from mkdocs_selfattn.build.scheduler import Scheduler
 from mkdocs_selfattn.build.settings import Settings
-from mkdocs_selfattn.build.views import VIEWS, cached_chart, chart_key, chart_text, figure_names
+from mkdocs_selfattn.build.views import VIEWS, cached_chart, figure_names, plan_figure
 from mkdocs_selfattn.core.readings import ReadingResult, reading_from_dict
 from mkdocs_selfattn.core.results import DocumentResult, result_from_dict
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, did_you_mean
@@ -61,18 +61,22 @@ class Pipeline:
         for view in charts:
             number_format = view.number_format or self.settings.number_format
             for name in figure_names(view):
-                ckey = chart_key(key, spec, self.settings.chart, number_format, view, name)
+                plan = plan_figure(key, spec, self.settings, view, name)
+                ckey = plan.key
                 if (
-                    scheduler.has_chart(ckey)
+                    not plan.ahead
+                    or scheduler.has_chart(ckey)
                     or cached_chart(self.cache.peek("chart", ckey)) is not None
                 ):
                     continue
+                # The worker takes the figure's labels from its spec (the figure's language).
+                compute = ComputeRequest.of(key, plan.spec, csv_bytes, csv_file.display)
                 chart = ChartRequest(
-                    compute=request,
+                    compute=compute,
                     style=self.settings.chart,
                     number_format=number_format,
-                    text=tuple(chart_text(view).items()),
-                    title=view.title,
+                    text=tuple(plan.view.text.items()),
+                    title=plan.view.title,
                     view=name,
                     query=view.query,
                 )

@@ -8,12 +8,15 @@ to; it returns one piece. A new view is one function and one entry in :data:`VIE
 from __future__ import annotations
 
 import csv
+import inspect
 import io
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from mkdocs_selfattn.blocks.languages import localize_spec
 from mkdocs_selfattn.blocks.spec import ViewOptions
 from mkdocs_selfattn.build.block_errors import MERMAID_FENCE_MISSING, error_html
+from mkdocs_selfattn.build.captions import figure_html, last_figure
 
 # The pipeline imports the figures' cache helpers from here, with the views.
 from mkdocs_selfattn.build.figure_views import (
@@ -29,10 +32,16 @@ from mkdocs_selfattn.build.figure_views import (
     chart_view,
     context_chart_view,
     context_space_view,
+    figure_labels,
+    figure_language,
+    in_language,
     separation_chart_view,
 )
 from mkdocs_selfattn.build.figure_views import (
     figure_names as figure_names,
+)
+from mkdocs_selfattn.build.figure_views import (
+    plan_figure as plan_figure,
 )
 from mkdocs_selfattn.core.hidden_text import visible
 from mkdocs_selfattn.core.readings import ReadingResult
@@ -46,7 +55,14 @@ from mkdocs_selfattn.render.reading_tables import (
     reading_csv,
 )
 from mkdocs_selfattn.render.tables import Table, compare_table, csv_table, target_tables, to_html
-from mkdocs_selfattn.render.words import MERMAID, READING, TABLE, page_word, words
+from mkdocs_selfattn.render.words import (
+    MERMAID,
+    READING,
+    TABLE,
+    glossary_words,
+    page_word,
+    words,
+)
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.build.example import Example, Piece, Rendered, ViewContext
@@ -76,9 +92,10 @@ def table_view(
     result = example.result
     if isinstance(result, ReadingResult):
         layout = question_tables if result.layout == "questions" else head_tables
-        tables = layout(result, example.labels, number_format, _reading_text(view), view.top)
+        words = _reading_text(pipeline, view, result.layout)
+        tables = layout(result, example.labels, number_format, words, view.top)
         return ("late", to_html(tables))
-    tables = target_tables(result, example.labels, number_format, _text(TABLE, view))
+    tables = target_tables(result, example.labels, number_format, _text(pipeline, TABLE, view))
     return ("late", to_html(tables))
 
 
@@ -88,13 +105,13 @@ def compare_view(
     number_format = _number_format(pipeline, view)
     result = example.result
     if isinstance(result, ReadingResult):
-        words = _reading_text(view)
+        words = _reading_text(pipeline, view, result.layout)
         if result.layout == "questions":
             tables = question_compare(result, example.labels, number_format, words, view.top)
         else:
             tables = head_compare(result, example.labels, number_format, words)
         return ("late", to_html(tables))
-    table = compare_table(result, example.labels, number_format, _text(TABLE, view))
+    table = compare_table(result, example.labels, number_format, _text(pipeline, TABLE, view))
     return ("late", to_html([table]))
 
 
@@ -103,7 +120,7 @@ def csv_view(
 ) -> Piece:
     result = example.result
     if isinstance(result, ReadingResult):
-        words = _reading_text(view)
+        words = _reading_text(pipeline, view, result.layout)
         table = reading_csv(result, example.csv.link, example.csv.path.name, words)
         return ("late", to_html([table]))
     return ("late", to_html([_csv_rows(example)]))
@@ -127,17 +144,29 @@ def mermaid_view(
     if not settings.mermaid_fence:
         out.shared_warnings.append(MERMAID_FENCE_MISSING)
         return ("html", error_html(MERMAID_FENCE_MISSING, language=view.language))
+    layout = _layout(example)
+    page_text = _text(pipeline, MERMAID, view, layout)
+    language = figure_language(settings, view)
+    drawn, spec, page = view, example.spec, None
+    if language != view.language:
+        drawn, spec = in_language(view, language), localize_spec(example.spec, language)
+        page = {"page_text": page_text, "page_labels": example.labels} if _MERMAID_PAGE else {}
     sources = mermaid_diagrams(
         example.result,
-        example.labels,
+        figure_labels(example, spec),
         top=view.top,
         number_format=_number_format(pipeline, view),
-        text=_text(MERMAID, view),
+        text=page_text if page is None else _text(pipeline, MERMAID, drawn, layout),
+        **(page or {}),
     )
     if settings.mermaid is None:
-        return ("md", "\n\n".join(fence("mermaid", source) for source in sources))
+        piece = "\n\n".join(fence("mermaid", source) for source in sources)
+        if view.figcaption is not None and last_figure(view) == "mermaid":
+            piece += f'\n\n<p class="selfattn-caption">{view.figcaption}</p>'
+        return ("md", piece)
     # As superfences writes the fence, but late: no figure source in search.
-    return ("late", "\n".join(mermaid_html(source, *settings.mermaid) for source in sources))
+    html = "\n".join(mermaid_html(source, *settings.mermaid) for source in sources)
+    return ("late", figure_html(html, view, "mermaid"))
 
 
 def code_view(
@@ -164,12 +193,15 @@ def try_view(
 
     number_format = _number_format(pipeline, view)
     render_try.check_format(number_format, line)
+    # The site's glossary reaches the try view as words under the block's own.
+    glossary = glossary_words(pipeline.settings.glossary, view.language)
+    text = {**glossary, **view.text}
     result = example.result
     found = try_limit.fit(result, pipeline.settings.try_values)
     notice = ""
     if found.cut:
         out.warnings.append(try_limit.limit_warning(found))
-        notice = try_limit.notice_html(found, render_try.view_words(view.language, view.text))
+        notice = try_limit.notice_html(found, render_try.view_words(view.language, text))
         if not found.sections:
             return ("late", f'<div class="selfattn-try-notice">{notice}</div>')
         result = try_limit.first_sections(result, found.sections)
@@ -184,7 +216,7 @@ def try_view(
             normalise=example.spec.normalise,
             groups=example.spec.groups,
             number_format=number_format,
-            text=view.text,
+            text=text,
             language=view.language,
             csv_href=example.csv.link,
             csv_name=example.csv.path.name,
@@ -199,7 +231,7 @@ def try_view(
             vectors=example.spec.vectors,
             groups=example.spec.groups,
             number_format=number_format,
-            text=view.text,
+            text=text,
             language=view.language,
             csv_href=example.csv.link,
             csv_name=example.csv.path.name,
@@ -244,11 +276,32 @@ def _backtick_runs(text: str) -> list[str]:
     return runs
 
 
-def _text(catalogue: Mapping[str, Mapping[str, str]], view: ViewOptions) -> dict[str, str]:
-    """A view's words: the plugin's in the page's language, then the block's own ``text:``."""
-    return {**words(catalogue, view.language), **view.text}
+def _layout(example: Example) -> str:
+    return example.result.layout if isinstance(example.result, ReadingResult) else "targets"
 
 
-def _reading_text(view: ViewOptions) -> dict[str, str]:
+def _text(
+    pipeline: ViewContext,
+    catalogue: Mapping[str, Mapping[str, str]],
+    view: ViewOptions,
+    layout: str | None = None,
+) -> dict[str, str]:
+    """A view's words: the plugin's in the view's language (the layout's own, then the site's
+    ``glossary``), then the block's own ``text:``."""
+    glossary = pipeline.settings.glossary
+    return {**words(catalogue, view.language, layout, glossary), **view.text}
+
+
+def _reading_text(pipeline: ViewContext, view: ViewOptions, layout: str) -> dict[str, str]:
     """The questions and heads tables' words: the targets tables' and their own."""
-    return {**words(TABLE, view.language), **words(READING, view.language), **view.text}
+    glossary = pipeline.settings.glossary
+    return {
+        **words(TABLE, view.language, layout, glossary),
+        **words(READING, view.language, layout, glossary),
+        **view.text,
+    }
+
+
+_MERMAID_PAGE = "page_text" in inspect.signature(mermaid_diagrams).parameters
+"""Whether the mermaid renderer writes its accTitle/accDescr in words of their own (the mermaid
+branch adds ``page_text``/``page_labels``); until then they are in the figure's language."""

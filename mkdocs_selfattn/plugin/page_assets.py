@@ -28,7 +28,7 @@ VENDOR = Path(__file__).parents[1] / "vendor"
 MERMAID_URI = "assets/javascripts/selfattn/mermaid.min.js"
 CSS_URI = "assets/stylesheets/selfattn.css"
 
-STYLED = ("selfattn-chart-box", "selfattn-error")
+STYLED = ("selfattn-chart-box", "selfattn-error", "selfattn-figure")
 """The classes ``vendor/selfattn.css`` styles: a page with none of them does not load it."""
 
 _STYLED = re.compile(r'<[a-z]+ [^>]*?class="(?:[^"]* )?(?:' + "|".join(STYLED) + r')[ "]')

@@ -57,7 +57,7 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "baseline": "uniform baseline",
     "context_name": "contexts of {queries} beside the uniform baseline",
     "axis_separation": "head separation",
-    "axis_group": "scenario",
+    "axis_group": "group",
     "separation_name": "separation of {first} and {second} by {group}",
     "axis_x": "{axis}",
     "axis_y": "{axis}",

@@ -31,7 +31,7 @@ from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
 DEFAULT_TEXT: Mapping[str, str] = {
     "document": "document",
     "candidates": "candidate tokens",
-    "target": "target token",
+    "target": "current token",
     "weights": "re-reads most",
     "representation": "new representation",
     "shift": "shift",
@@ -40,7 +40,7 @@ DEFAULT_TEXT: Mapping[str, str] = {
     "context": "context",
     "group": "group",
     "head": "head",
-    "separation": "separation",
+    "separation": "head separation",
     "acc_targets": "How the target tokens of {document} re-read the candidates",
     "acc_questions": "What each question weighs most, and its context",
     "acc_heads": "{group}: what each head weighs most, and its context",

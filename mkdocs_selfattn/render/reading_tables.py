@@ -24,7 +24,7 @@ READING_TEXT: Mapping[str, str] = {
     "question": "question",
     "context": "context",
     "difference": "difference",
-    "separation": "separation",
+    "separation": "head separation",
     "group": "group",
     "others": "… {n} other lines",
     "vector": "vector",

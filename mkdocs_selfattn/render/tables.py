@@ -15,11 +15,11 @@ from mkdocs_selfattn.render.escape import html_text, md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
 
 DEFAULT_TEXT: Mapping[str, str] = {
-    "candidate": "candidate",
+    "candidate": "candidate token",
     "role": "role",
     "score": "score",
     "weight": "weight",
-    "target": "target",
+    "target": "current token",
     "top": "top",
     "representation": "new representation",
     "baseline": "baseline",

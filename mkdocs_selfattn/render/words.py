@@ -19,25 +19,25 @@ DEFAULT_LANGUAGE = "en"
 TABLE: Mapping[str, Mapping[str, str]] = {
     "en": TABLE_EN,
     "ko": {
-        "candidate": "후보",
+        "candidate": "후보 토큰",
         "role": "역할",
         "score": "점수",
         "weight": "가중치",
-        "target": "대상 토큰",
+        "target": "현재 토큰",
         "top": "최대",
         "representation": "새 표현",
-        "baseline": "기준선",
+        "baseline": "baseline",
         "shift": "변화",
     },
     "zh": {
-        "candidate": "候选",
+        "candidate": "候选 token",
         "role": "角色",
         "score": "分数",
         "weight": "权重",
         "target": "当前 token",
         "top": "最高",
         "representation": "新的表示",
-        "baseline": "基线",
+        "baseline": "baseline",
         "shift": "变化",
     },
 }
@@ -48,7 +48,7 @@ READING: Mapping[str, Mapping[str, str]] = {
         "question": "질문",
         "context": "문맥",
         "difference": "차이",
-        "separation": "거리",
+        "separation": "head 간 거리",
         "group": "그룹",
         "others": "… 나머지 {n}줄",
         "vector": "벡터",
@@ -57,8 +57,8 @@ READING: Mapping[str, Mapping[str, str]] = {
         "question": "问题",
         "context": "上下文",
         "difference": "差",
-        "separation": "距离",
-        "group": "组",
+        "separation": "head 之间的距离",
+        "group": "分组",
         "others": "… 其余 {n} 行",
         "vector": "向量",
     },
@@ -70,16 +70,16 @@ MERMAID: Mapping[str, Mapping[str, str]] = {
     "ko": {
         "document": "문서",
         "candidates": "후보 토큰",
-        "target": "대상 토큰",
+        "target": "현재 토큰",
         "weights": "가장 많이 다시 읽는 토큰",
         "representation": "새 표현",
         "shift": "변화",
         "others": "그 밖의 {n}개",
         "query": "질문",
-        "context": "컨텍스트",
+        "context": "문맥",
         "group": "그룹",
-        "head": "헤드",
-        "separation": "헤드 간 거리",
+        "head": "head",
+        "separation": "head 간 거리",
         "acc_targets": "{document}의 대상 토큰이 후보를 다시 읽는 방식",
         "acc_questions": "질문마다 가장 크게 보는 줄과 그 컨텍스트",
         "acc_heads": "{group}: 헤드마다 가장 크게 보는 토큰과 그 컨텍스트",
@@ -109,17 +109,17 @@ CHART: Mapping[str, Mapping[str, str]] = {
     "en": CHART_EN,
     "ko": {
         "chart_title": "",
-        "axis_weight": "어텐션 가중치",
+        "axis_weight": "attention 가중치",
         "axis_candidate": "후보 토큰",
-        "chart_name": "{targets}의 어텐션 가중치",
+        "chart_name": "{targets}의 attention 가중치",
         "others": "그 밖의 {n}개",
-        "axis_context": "컨텍스트",
-        "baseline": "균등 기준선",
-        "context_name": "{queries}의 컨텍스트와 균등 기준선",
-        "axis_separation": "헤드 간 거리",
-        "axis_group": "시나리오",
+        "axis_context": "문맥",
+        "baseline": "균등 baseline",
+        "context_name": "{queries}의 문맥과 균등 baseline",
+        "axis_separation": "head 간 거리",
+        "axis_group": "그룹",
         "separation_name": "{group}별 {first}와 {second}의 거리",
-        "space_name": "컨텍스트 공간의 헤드 컨텍스트",
+        "space_name": "문맥 공간의 head 문맥",
         "space_axes": "{n}개 축 중 {x}, {y}",
         "first_groups": "{n}개 그룹 중 처음 {shown}개",
         "axis_x": "{axis}",
@@ -127,15 +127,15 @@ CHART: Mapping[str, Mapping[str, str]] = {
     },
     "zh": {
         "chart_title": "",
-        "axis_weight": "注意力权重",
+        "axis_weight": "attention 权重",
         "axis_candidate": "候选 token",
-        "chart_name": "{targets} 的注意力权重",
+        "chart_name": "{targets} 的 attention 权重",
         "others": "其余 {n} 个",
         "axis_context": "上下文",
         "baseline": "均匀 baseline",
         "context_name": "{queries} 的上下文与均匀 baseline",
         "axis_separation": "head 之间的距离",
-        "axis_group": "场景",
+        "axis_group": "分组",
         "separation_name": "各{group}中 {first} 与 {second} 的距离",
         "space_name": "上下文空间中各 head 的上下文",
         "space_axes": "{n} 根轴中的 {x} 与 {y}",
@@ -195,12 +195,12 @@ TRY_READING: Mapping[str, Mapping[str, str]] = {
     "ko": {
         "question": "질문",
         "group": "그룹",
-        "head": "헤드",
-        "context": "컨텍스트",
+        "head": "head",
+        "context": "문맥",
         "difference": "차이",
         "sum": "합계",
         "vector": "벡터",
-        "rescale": "각 헤드의 가중치를 합계로 나누기",
+        "rescale": "각 head의 가중치를 합계로 나누기",
         "refused_sum": "{head}: 가중치의 합이 1이 아니라 {sum}이므로 빌드는 이 CSV를 거부합니다"
         "(주어진 가중치의 합은 1e-9 안에서 1이어야 합니다). 값을 고치거나 다시 맞추세요:",
         "refused_value": "{head}: 주어진 가중치는 유한하고 0 이상이어야 하므로 빌드는 이 CSV를 "
@@ -209,7 +209,7 @@ TRY_READING: Mapping[str, Mapping[str, str]] = {
         "보여 주지 않습니다.",
         "previous_rows": "이전 줄",
         "next_rows": "다음 줄",
-        "normalised": "normalise: true 이므로, 합이 이미 1e-9 안에서 1이 아니면 빌드처럼 각 헤드의 "
+        "normalised": "normalise: true 이므로, 합이 이미 1e-9 안에서 1이 아니면 빌드처럼 각 head의 "
         "가중치를 합계로 나눕니다",
     },
     "zh": {
@@ -232,6 +232,56 @@ TRY_READING: Mapping[str, Mapping[str, str]] = {
     },
 }
 
+LAYOUT: Mapping[str, Mapping[str, Mapping[str, str]]] = {
+    # The questions and heads layouts read CSV lines, not a document's tokens, and their top
+    # lines are the ones a question (or head) values most: their own words, over every view's.
+    "questions": {
+        "en": {
+            "candidates": "lines",
+            "candidate": "line",
+            "axis_candidate": "line",
+            "weights": "values most",
+        },
+        "ko": {
+            "candidates": "줄",
+            "candidate": "줄",
+            "axis_candidate": "줄",
+            "weights": "가장 크게 봄",
+        },
+        "zh": {
+            "candidates": "行",
+            "candidate": "行",
+            "axis_candidate": "行",
+            "weights": "最看重",
+        },
+    },
+    "heads": {
+        "en": {
+            "candidates": "lines",
+            "candidate": "line",
+            "axis_candidate": "line",
+            "axis_weight": "given weight",
+            "weights": "values most",
+        },
+        "ko": {
+            "candidates": "줄",
+            "candidate": "줄",
+            "axis_candidate": "줄",
+            "axis_weight": "주어진 가중치",
+            "weights": "가장 크게 봄",
+        },
+        "zh": {
+            "candidates": "行",
+            "candidate": "行",
+            "axis_candidate": "行",
+            "axis_weight": "给定权重",
+            "weights": "最看重",
+        },
+    },
+}
+"""Each layout's own words, over the catalogues' (the targets layout has none: the catalogues'
+words are its words). Only keys a catalogue has are taken from here."""
+
 LANGUAGES = ("en", "ko", "zh")
 """Languages with a full catalogue."""
 
@@ -243,9 +293,38 @@ def primary(language: str | None) -> str:
     return language.replace("_", "-").split("-", 1)[0].lower()
 
 
-def words(catalogue: Mapping[str, Mapping[str, str]], language: str | None) -> dict[str, str]:
-    """English overlaid with the language's words (missing words stay English)."""
-    return {**catalogue[DEFAULT_LANGUAGE], **catalogue.get(primary(language), {})}
+Glossary = Mapping[str, Mapping[str, str]]
+"""The site's ``glossary`` option: language code → {word key → text}."""
+
+
+def words(
+    catalogue: Mapping[str, Mapping[str, str]],
+    language: str | None,
+    layout: str | None = None,
+    glossary: Glossary | None = None,
+) -> dict[str, str]:
+    """English overlaid with the language's words (missing words stay English), then the
+    layout's own words (:data:`LAYOUT`), then the site's ``glossary`` for the language."""
+    found = {**catalogue[DEFAULT_LANGUAGE], **catalogue.get(primary(language), {})}
+    own = LAYOUT.get(layout or "", {})
+    extra = [own.get(DEFAULT_LANGUAGE, {}), own.get(primary(language), {})]
+    extra.append(glossary_words(glossary, language))
+    for more in extra:
+        found.update((key, text) for key, text in more.items() if key in found)
+    return found
+
+
+def glossary_words(glossary: Glossary | None, language: str | None) -> Mapping[str, str]:
+    """The site glossary's words for ``language``: its own entry, else its primary subtag's."""
+    if not glossary or not language:
+        return {}
+    if language in glossary:
+        return glossary[language]
+    wanted = primary(language)
+    for code, entry in glossary.items():
+        if primary(code) == wanted:
+            return entry
+    return {}
 
 
 def page_word(key: str, language: str | None) -> str:

@@ -144,9 +144,9 @@ def test_page_words_follow_the_page_language(project: Path) -> None:
         return f"SLOT{len(stored)}"
 
     for language, header, error, inline in (
-        ("ko", "후보", "이 예제를 만들 수 없습니다", "⚠ selfattn 오류"),
-        ("zh", "候选", "无法生成这个示例", "⚠ selfattn 错误"),
-        (None, "candidate", "could not be built", "⚠ selfattn error"),
+        ("ko", "후보 토큰", "이 예제를 만들 수 없습니다", "⚠ selfattn 오류"),
+        ("zh", "候选 token", "无法生成这个示例", "⚠ selfattn 错误"),
+        (None, "candidate token", "could not be built", "⚠ selfattn error"),
     ):
         stored.clear()
         pipeline = Pipeline(Settings(), Cache(None))

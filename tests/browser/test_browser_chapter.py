@@ -39,9 +39,16 @@ class Example:
     id: str
     display: dict[str, str]
     groups: list[str]
+    figure_display: dict[str, str] = field(default_factory=dict)
+    """The labels drawn in figures (the site's figure_language may differ from the page's)."""
 
     def label(self, token: str) -> str:
         return self.display.get(token, token)
+
+    def from_figure(self, label: str) -> str:
+        """A label drawn in a figure as the page's prose and tables show that token."""
+        tokens = {shown: token for token, shown in self.figure_display.items()}
+        return self.label(tokens.get(label, label))
 
 
 @dataclass
@@ -70,6 +77,7 @@ class Source:
     inline: list[InlineValue]
     examples: dict[str, Example]
     language: str = "zh"
+    figure_language: str = "zh"
 
     def of_kind(self, kind: str) -> list[View]:
         return [v for v in self.views if v.kind == kind]
@@ -79,6 +87,8 @@ def read_source(path: Path, language: str = "zh") -> Source:
     """The page's blocks and inline values; ``from:`` files are read for ``language``'s labels."""
     lines = path.read_text(encoding="utf-8").split("\n")
     docs = next(p for p in path.parents if p.name == "docs")
+    figure = _figure_language(docs.parent / "mkdocs.yml")
+    figure = language if figure == "page" else figure
     views: list[View] = []
     examples: dict[str, Example] = {}
     prose: list[str | None] = []  # None where a fence interrupts the prose
@@ -99,24 +109,37 @@ def read_source(path: Path, language: str = "zh") -> Source:
         if name == "mermaid":
             views.append(View("fence", None))
         elif name == "selfattn":
-            views += _block_views(_shared(yaml.safe_load(body) or {}, docs, language), examples)
+            options = _shared(yaml.safe_load(body) or {}, docs, language, figure)
+            views += _block_views(options, examples)
         prose.append(None)
         i = j + 1
-    return Source(views, _inline_values(prose), examples, language)
+    return Source(views, _inline_values(prose), examples, language, figure)
 
 
-def _shared(options: dict[str, Any], docs: Path, language: str) -> dict[str, Any]:
+def _figure_language(config: Path) -> str:
+    """The site option figure_language of ``config`` (``page`` when it sets none)."""
+    text = config.read_text(encoding="utf-8") if config.is_file() else ""
+    found = re.search(r"^\s*figure_language:\s*([\w-]+)", text, re.M)
+    return found[1] if found else "page"
+
+
+def _shared(
+    options: dict[str, Any], docs: Path, language: str, figure: str | None = None
+) -> dict[str, Any]:
     """A ``use:``/``from:`` block as the defining block it stands for, in ``language``."""
     if "from" in options:
         path = docs / str(options["from"]).lstrip("/")
         definition = dict(yaml.safe_load(path.read_text(encoding="utf-8"))[str(options["use"])])
         rest = {k: v for k, v in options.items() if k not in ("use", "from")}
         options = {**definition, "id": str(options["use"]), **rest}
+    display = options.get("display") or {}
+    keyed = any(isinstance(v, dict) for v in display.values())
+    figure_display = (display.get(figure or language) or {}) if keyed else display
     for key in ("display", "text"):
         value = options.get(key) or {}
         if any(isinstance(v, dict) for v in value.values()):  # keyed by language
             options = {**options, key: value.get(language) or {}}
-    return options
+    return {**options, "figure_display": figure_display}
 
 
 def _block_views(options: dict[str, Any], examples: dict[str, Example]) -> list[View]:
@@ -127,6 +150,7 @@ def _block_views(options: dict[str, Any], examples: dict[str, Example]) -> list[
             id=str(options.get("id", "")),
             display={str(k): str(v) for k, v in (options.get("display") or {}).items()},
             groups=[str(g) for g in (options.get("groups") or {})],
+            figure_display={str(k): str(v) for k, v in options["figure_display"].items()},
         )
         if example.id:
             examples[example.id] = example
@@ -384,9 +408,13 @@ def read_chart(shown: Shown, example: Example, chart: dict[str, Any], where: str
     assert len(bars) == len(candidates) * len(targets), f"{where}: bar labels {bars}"
     for s, target in enumerate(targets):
         for c, candidate in enumerate(candidates):
-            shown.add(
-                where, (example.id, "weight", target, candidate), bars[s * len(candidates) + c]
+            key = (
+                example.id,
+                "weight",
+                example.from_figure(target),
+                example.from_figure(candidate),
             )
+            shown.add(where, key, bars[s * len(candidates) + c])
 
 
 def read_mermaid(shown: Shown, example: Example, figure: dict[str, Any], where: str) -> None:
@@ -401,6 +429,10 @@ def read_mermaid(shown: Shown, example: Example, figure: dict[str, Any], where: 
             shown.add(where, (example.id, "weight", target, candidate), value)
         whole = " ".join(nodes[f"r{n}"]["text"].split())
         representation, shift = re.findall(r"\[[^\]]*\]", whole)[:2]
+        target = example.from_figure(nodes[f"t{n}"]["text"].rsplit(": ", 1)[-1].strip())
+            key = (example.id, "weight", target, example.from_figure(candidate))
+            shown.add(where, key, value)
+        representation, shift = nodes[f"r{n}"]["text"].splitlines()[1:3]
         shown.add(where, (example.id, "representation", target), representation)
         shown.add(where, (example.id, "shift", target), shift)
         n += 1
@@ -796,40 +828,49 @@ def test_charts_are_visible_with_real_cjk_glyphs(
         )
         assert in_view, f"{where} is wider than the window"
 
-        # The labels are the display labels (Chinese), not the CSV's Korean tokens.
-        labels = set(view.example.display.values())
+        # The labels are the display labels (Chinese, or the figure language's), not the CSV's
+        # Korean tokens.
+        labels = set(view.example.figure_display.values())
         assert chart["ticks"], where
         if labels:
             assert set(chart["ticks"]) <= labels, f"{where}: ticks {chart['ticks']}"
             assert set(chart["legend"]) <= labels, f"{where}: legend {chart['legend']}"
         cjk = [t for t in chart["ticks"] + chart["legend"] if re.search(r"[\u3400-\u9fff]", t)]
-        assert cjk, f"{where} has no Chinese labels to check"
-
-        probes = page.evaluate(GLYPH_PROBE, handle.element_handle())
-        assert probes, f"{where}: no CJK text element"
-        for probe in probes:
-            for glyph in probe["glyphs"]:
-                assert glyph["ink"] > 0, f"{where}: {glyph['char']!r} draws nothing"
-                assert not glyph["isNotdef"], (
-                    f"{where}: {glyph['char']!r} of {probe['text']!r} is drawn as the missing-"
-                    f"glyph box with fonts {probe['family']}"
-                )
-            shapes = {g["bits"] for g in probe["glyphs"]}
-            assert len(shapes) == len(probe["glyphs"]), f"{where}: identical glyph boxes"
-            # On screen, a CJK label is about one em per character wide.
-            count = len(re.findall(r"[\u3400-\u9fff]", probe["text"]))
-            assert probe["rendered"] >= 0.8 * probe["fontSize"] * count, probe
-        # And the font Chromium really used for a label is a CJK font, not a fallback box.
-        fonts = platform_fonts(page, f'svg.selfattn-chart [data-glyph-probe="{len(probes) - 1}"]')
-        cjk_fonts = [f for f in fonts if re.search(CJK_FONT, f["familyName"])]
-        assert cjk_fonts, f"{where}: {probes[-1]['text']!r} was drawn with {fonts}"
-
+        if source.figure_language != "zh":
+            assert not cjk, f"{where} draws Chinese in a {source.figure_language} figure: {cjk}"
+        else:
+            _check_cjk_glyphs(page, handle, where, cjk)
         # The bars are labelled with the same weights as the rest of the page.
-        ex = view.example.id
+        ex, page_label = view.example.id, view.example.from_figure
         for target in chart["legend"]:
             for candidate in chart["ticks"]:
-                values = {v for _, v in shown.values[(ex, "weight", target, candidate)]}
+                key = (ex, "weight", page_label(target), page_label(candidate))
+                values = {v for _, v in shown.values[key]}
                 assert len(values) == 1, f"{where}: {target}/{candidate} shown as {values}"
+
+
+def _check_cjk_glyphs(page: Any, handle: Any, where: str, cjk: list[str]) -> None:
+    """The chart's Chinese labels are drawn with real glyphs of a CJK font."""
+    assert cjk, f"{where} has no Chinese labels to check"
+
+    probes = page.evaluate(GLYPH_PROBE, handle.element_handle())
+    assert probes, f"{where}: no CJK text element"
+    for probe in probes:
+        for glyph in probe["glyphs"]:
+            assert glyph["ink"] > 0, f"{where}: {glyph['char']!r} draws nothing"
+            assert not glyph["isNotdef"], (
+                f"{where}: {glyph['char']!r} of {probe['text']!r} is drawn as the missing-"
+                f"glyph box with fonts {probe['family']}"
+            )
+        shapes = {g["bits"] for g in probe["glyphs"]}
+        assert len(shapes) == len(probe["glyphs"]), f"{where}: identical glyph boxes"
+        # On screen, a CJK label is about one em per character wide.
+        count = len(re.findall(r"[\u3400-\u9fff]", probe["text"]))
+        assert probe["rendered"] >= 0.8 * probe["fontSize"] * count, probe
+    # And the font Chromium really used for a label is a CJK font, not a fallback box.
+    fonts = platform_fonts(page, f'svg.selfattn-chart [data-glyph-probe="{len(probes) - 1}"]')
+    cjk_fonts = [f for f in fonts if re.search(CJK_FONT, f["familyName"])]
+    assert cjk_fonts, f"{where}: {probes[-1]['text']!r} was drawn with {fonts}"
 
 
 # -- palettes: contrast of chart text and axes ----------------------------------------------------

@@ -39,6 +39,9 @@ MERMAIDS: dict[tuple[str, str], int] = {}
 """Mermaid figures of each page, counted in its built HTML by ``base``: the plugin draws a view
 as one diagram per row of at most three boxes (issue 24), so the count follows the data."""
 SCRIPT = {"zh": "[\u4e00-\u9fff]", "ko": "[\uac00-\ud7a3]"}
+FIGURE_LANGUAGE = "en"
+"""mkdocs.yml's figure_language: the plugin's charts and diagrams draw English on every page (the
+book's rule); the page's language is in their captions and in the authors' own diagrams."""
 """The page's script: Han ideographs on zh, Hangul syllables on ko (en is checked for Latin)."""
 
 # Draw every character of the given script in each element with the element's own font stack,
@@ -215,7 +218,8 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
     reader = _open(open_reader, base, stem, language)
     page = reader.page
     switch_palette(reader, scheme)
-    labels = _labels(stem, language)
+    figure = language if FIGURE_LANGUAGE == "page" else FIGURE_LANGUAGE
+    labels = _labels(stem, figure)
 
     # Mermaid: every figure rendered, no syntax error, this language's labels in the plugin's one.
     figures = page.evaluate(MERMAID_TEXT)
@@ -250,6 +254,11 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
     assert charts.count() == CHARTS[stem]
     words = " ".join(page.locator("article svg.selfattn-chart:visible text").all_text_contents())
     assert any(label in words for label in labels), (labels, words[:300])
+    if figure != language:
+        assert not re.search(SCRIPT[language], words), words[:300]
+        captions = page.locator("article figure.selfattn-figure > figcaption").all_text_contents()
+        assert captions, "no caption"
+        assert all(re.search(SCRIPT[language], c) for c in captions), captions
     for n in range(charts.count()):
         chart = charts.nth(n)
         chart.scroll_into_view_if_needed()
@@ -266,8 +275,8 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
         _check_glyphs(
             page,
             [texts.nth(i).element_handle() for i in range(texts.count())],
-            language,
-            f"{language} chart {n + 1}",
+            figure,
+            f"{figure} chart {n + 1}",
         )
         colors = page.evaluate(READ_COLORS, chart.element_handle())
         assert colors["scheme"] == scheme
@@ -280,13 +289,13 @@ def test_charts_and_mermaid_render_with_real_glyphs_and_contrast(
                 low.append(f"chart {n + 1} {item['kind']} {item['what']!r}: {ratio:.2f} < {need}")
     assert not problems, f"{scheme}: unreadable:\n" + "\n".join(problems)
 
-    if language != "en":
+    if figure != "en":
         # The font Chromium really drew a chart label with is a CJK font of this machine.
         page.evaluate(
             "(p) => { const r = new RegExp(p); const t = [...document.querySelectorAll("
             "'article svg.selfattn-chart text')].find((e) => r.test(e.textContent));"
             " t.setAttribute('data-cjk-probe', '1'); }",
-            SCRIPT[language],
+            SCRIPT[figure],
         )
         fonts = platform_fonts(page, "[data-cjk-probe]")
         assert any(re.search(CJK_FONT, f["familyName"]) for f in fonts), fonts

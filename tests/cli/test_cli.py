@@ -181,7 +181,7 @@ def test_markdown_format(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert out.strip()
     lines = out.splitlines()
-    assert any(line.startswith("| candidate |") for line in lines)
+    assert any(line.startswith("| candidate token |") for line in lines)
     assert any(set(line) <= set("|:- ") and "--" in line for line in lines)  # a separator row
     assert sum(line.startswith("|") for line in lines) > 12
     assert "0.43" in out

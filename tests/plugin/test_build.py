@@ -57,7 +57,7 @@ def _tables_with_header(node: Node, first: str) -> list[list[list[str]]]:
 
 
 def _target_tables(node: Node) -> list[list[list[str]]]:
-    return [t for t in _tables_with_header(node, "candidate") if "role" in t[0]]
+    return [t for t in _tables_with_header(node, "candidate token") if "role" in t[0]]
 
 
 def _code_texts(node: Node) -> list[str]:
@@ -103,7 +103,7 @@ def test_table_view(all_views_site: Site) -> None:
     tables = _target_tables(all_views_site.article())
     assert len(tables) == 2
     first = tables[0]
-    assert first[0][:4] == ["candidate", "role", "score", "weight"]
+    assert first[0][:4] == ["candidate token", "role", "score", "weight"]
     assert first[0][4:] == ["evidence_pack", "evidence_cap", "evidence_action"]
     assert first[3] == ["绝缘帽 (절연캡)", "missing_object", "2.4", "0.43", "0.1", "0.95", "0.2"]
     assert first[-3][0] == "new representation"
@@ -111,10 +111,9 @@ def test_table_view(all_views_site: Site) -> None:
 
 
 def test_compare_view(all_views_site: Site) -> None:
-    [compare] = [
-        t for t in _tables_with_header(all_views_site.article(), "candidate") if len(t[0]) == 3
-    ]
-    assert compare[0] == ["candidate", "它 (그것)", "未套上 (씌우지)"]
+    tables = _tables_with_header(all_views_site.article(), "candidate token")
+    [compare] = [t for t in tables if len(t[0]) == 3]
+    assert compare[0] == ["candidate token", "它 (그것)", "未套上 (씌우지)"]
     assert ["绝缘帽 (절연캡)", "0.43 ▲", "0.367 ▲"] in compare
     assert ["cap_plus_not_applied", "0.644", "0.55"] in compare
 
@@ -172,7 +171,7 @@ def test_views_in_block_order_and_nothing_left_over(all_views_site: Site) -> Non
 
     order = [
         first(lambda n: n.tag == "pre" and "csv_rows = 36" in n.text()),
-        first(lambda n: n.tag == "table" and table_rows(n)[0][:2] == ["candidate", "role"]),
+        first(lambda n: n.tag == "table" and table_rows(n)[0][:2] == ["candidate token", "role"]),
         first(lambda n: n.tag == "table" and "▲" in n.text()),
         first(lambda n: n.tag == "table" and table_rows(n)[0][0] == "document_id"),
         first(lambda n: n.tag == "pre" and "mermaid" in n.classes),
@@ -236,6 +235,9 @@ def test_blocks_in_content_tabs(nested_site: Site) -> None:
     [compare] = _tables_with_header(tab_one, "candidate")
     assert compare[0] == ["candidate", "它 (그것)", "未套上 (씌우지)"]
     assert tab_one.find("pre", "mermaid").text().startswith("---\nconfig:\n")
+    [compare] = _tables_with_header(tab_one, "candidate token")
+    assert compare[0] == ["candidate token", "它 (그것)", "未套上 (씌우지)"]
+    assert tab_one.find("pre", "mermaid").text().startswith("flowchart TD")
     # A full example defined inside a tab, its CSV path relative to the page.
     assert len(_tables_with_header(tab_two, "document_id")) == 1
     assert tab_two.find("div", "selfattn-chart-box").find("svg")
@@ -271,7 +273,7 @@ def test_use_shows_an_earlier_example_with_its_own_view_options(tmp_path: Path) 
     source = article.find("pre", "mermaid").text()
     assert 'w0["最关注<br/>绝缘帽 43.0%"]' in source
     assert 'w1["最关注<br/>绝缘帽 36.7%"]' in source
-    assert len(_tables_with_header(article, "candidate")) == 1
+    assert len(_tables_with_header(article, "candidate token")) == 1
     # Computed once: the use: blocks do not recompute the example.
     assert log.plugin.pipeline.cache.kind_misses["result"] == 1
 
@@ -632,7 +634,7 @@ def test_non_strict_build_shows_the_error_and_renders_the_rest(tmp_path: Path) -
     assert "admonition" in error.classes
     assert "'memo_nope' not found" in visible_text(error)
     assert len(_target_tables(article)) == 2  # the good block before the broken one
-    assert len(_tables_with_header(article, "candidate")) == 3  # … and the use: after it
+    assert len(_tables_with_header(article, "candidate token")) == 3  # … and the use: after it
     assert "Between the blocks." in visible_text(article)
     [inline_error] = article.find_all("span", "selfattn-error")
     assert "nope" in inline_error.attrs.get("title", "")

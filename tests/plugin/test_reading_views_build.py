@@ -101,7 +101,8 @@ def test_tables_of_both_layouts(chapters: Site) -> None:
     manual = [table_rows(t) for t in chapters.article("manual.md").find_all("table")]
     # three question tables (40 lines + context/baseline/shift), the compare, the csv
     assert [len(t) for t in manual] == [44, 44, 44, 1 + 40 + 3 + 1, 41]
-    assert manual[0][0] == ["candidate", "role", "score", "weight", "evidence_signal"]
+    # the questions layout reads lines: its own word
+    assert manual[0][0] == ["line", "role", "score", "weight", "evidence_signal"]
     assert manual[3][-1] == ["context", "", "4.685", "9.922", "6.449"]
     heads = [table_rows(t) for t in chapters.article("heads.md").find_all("table")]
     # per scenario the tokens table and the separations, then the compare, then the csv

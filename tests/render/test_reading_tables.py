@@ -89,7 +89,7 @@ def test_questions_table(update_goldens: bool) -> None:
 
 
 def test_questions_table_in_chinese_with_a_format(update_goldens: bool) -> None:
-    zh = {**words(TABLE, "zh"), **words(READING, "zh")}
+    zh = {**words(TABLE, "zh", "questions"), **words(READING, "zh", "questions")}
     tables = question_tables(_manual(), MANUAL_LABELS, ".1%", zh)
     _check("questions_table_zh.md", to_markdown(tables) + "\n", update_goldens)
 
