@@ -379,6 +379,37 @@
     return node;
   }
 
+  // A table wider than its column becomes one block per row, each cell named by its column
+  // (the header's words, set as an attribute that CSS shows): neither the page nor the view
+  // scrolls sideways on a phone (issue 24). Explicit roles keep it a table to assistive
+  // technology whatever its display.
+  function labelCells(table) {
+    var head = table.tHead && table.tHead.rows[0];
+    var names = head ? Array.prototype.map.call(head.cells, function (c) { return c.textContent; }) : [];
+    table.setAttribute("role", "table");
+    Array.prototype.forEach.call(table.rows, function (tr) {
+      if (tr.hasAttribute("role")) return;
+      tr.setAttribute("role", "row");
+      Array.prototype.forEach.call(tr.cells, function (cell, k) {
+        var scope = cell.getAttribute("scope");
+        cell.setAttribute("role", scope === "col" ? "columnheader" : scope === "row" ? "rowheader" : "cell");
+        if (cell.tagName === "TD" && names[k] && !cell.hasAttribute("colspan")) cell.setAttribute("data-col", names[k]);
+      });
+    });
+  }
+
+  function fitTables(root) {
+    var tables = root.querySelectorAll(".selfattn-try-table");
+    Array.prototype.forEach.call(tables, function (table) { table.classList.remove("selfattn-try-stacked"); });
+    Array.prototype.forEach.call(tables, function (table) {
+      var room = table.parentNode.clientWidth;
+      if (room && table.offsetWidth > room + 0.5) {
+        labelCells(table);
+        table.classList.add("selfattn-try-stacked");
+      }
+    });
+  }
+
   function init(root) {
     var source = root.getAttribute("data-selfattn-data");
     if (!source || root.getAttribute("data-selfattn-ready")) return;
@@ -457,6 +488,15 @@
     }
     var all = data.groups.map(function (_, g) { return g; });
     update(all, true);
+    fitTables(root);
+    if (typeof ResizeObserver === "function") {
+      var fitWidth = root.clientWidth;
+      new ResizeObserver(function () {
+        if (root.clientWidth === fitWidth) return;
+        fitWidth = root.clientWidth;
+        fitTables(root);
+      }).observe(root);
+    }
 
     tInput.addEventListener("input", function () {
       var empty = tInput.value.trim() === "";
@@ -596,6 +636,7 @@
     function showRows() {
       body.textContent = "";
       for (var i = first; i < last(); i++) body.appendChild(rows[i] || makeRow(i));
+      if (table.classList.contains("selfattn-try-stacked")) labelCells(table);
       if (lastOut) showWeights(lastOut);
       if (paged) {
         pageText.textContent = (first + 1) + "–" + last() + " / " + n;
@@ -645,7 +686,7 @@
     // their sections get the paragraph the first time the build would refuse.
     if (given) section.appendChild(refusal);
 
-    var chart = group.heads[0].mode === "softmax" ? barChart(W, group) : null;
+    var chart = group.heads[0].mode === "softmax" ? barChart(W, group, section) : null;
     if (chart) section.appendChild(chart.svg);
 
     var vbox = el("div", { class: "selfattn-try-scroll" });
@@ -699,8 +740,12 @@
       section.appendChild(sepLine);
     }
 
+    function isEdited(i) {
+      return state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); });
+    }
+
     function markEdited(i) {
-      rows[i].classList.toggle("selfattn-try-edited", state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); }));
+      rows[i].classList.toggle("selfattn-try-edited", isEdited(i));
     }
 
     function edit(h, i, v) {
@@ -773,7 +818,7 @@
       var main = out.heads[0];
       lastOut = out;
       showWeights(out);
-      if (chart) chart.show(main.weights, main.top[0], data.format);
+      if (chart) chart.show(main.weights, main.top[0], data.format, group.rows.map(function (_, i) { return isEdited(i); }));
       out.heads.forEach(function (r, hi) {
         r.context.forEach(function (v, a) { setNum(vecCells["context" + hi][a], formatRound(v), v); });
         if (!given) r.shift.forEach(function (v, a) { setNum(vecCells["shift" + hi][a], formatRound(v), v); });
@@ -902,66 +947,137 @@
   var PAGED_ABOVE = 200;
   var PAGE_ROWS = 100;
 
-  function barChart(W, group) {
-    var rowH = 22, labelW = 120, width = 340, barW = width - labelW - 56;
+  // The live chart follows the built figures' rules (issue 24): drawn at the width it is shown
+  // (one SVG unit is one CSS pixel, redrawn when the column changes), labels and values 14 units,
+  // a left-aligned title, colour roles with a second carrier (the top bar says so in words, an
+  // edited row's label carries " *" as in the table), labels shortened at a space or "_" with the
+  // full text in a <title>. Narrow columns put each label above its bar.
+  var TEXT = 14, TITLE = 18, INSET = 8, NARROW_BELOW = 480;
+  var measurer = null;
+
+  function textWidth(text, size, weight, family) {
+    if (!measurer) measurer = document.createElement("canvas").getContext("2d");
+    if (!measurer) return text.length * size * 0.62;
+    measurer.font = (weight || "400") + " " + size + "px " + family;
+    return measurer.measureText(text).width;
+  }
+
+  // text, shortened to width: at the last space, "_", "·" or "/" that fits, else by characters.
+  function fitText(text, width, measure) {
+    if (measure(text) <= width) return text;
+    var chars = Array.from(text);
+    var best = "";
+    for (var k = chars.length - 1; k > 0; k--) {
+      var head = chars.slice(0, k).join("");
+      if (measure(head + "…") > width) continue;
+      if (!best) best = head;
+      if (/[\s_·/]$/.test(head) || /^[\s_·/]/.test(chars[k])) return head.replace(/[\s_·/]+$/, "") + "…";
+    }
+    return (best || chars[0]) + "…";
+  }
+
+  function svgEl(tag, attrs, text) {
+    var node = document.createElementNS(SVG, tag);
+    for (var key in attrs) node.setAttribute(key, attrs[key]);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // A text that may have been shortened: the full text rides in a <title> beside it, in a <g>.
+  function labelText(parent, full, shown, attrs) {
+    var text = svgEl("text", attrs, shown);
+    if (shown === full) {
+      parent.appendChild(text);
+      return text;
+    }
+    var g = svgEl("g", { class: "selfattn-try-shortened" });
+    g.appendChild(svgEl("title", {}, full));
+    g.appendChild(text);
+    parent.appendChild(g);
+    return text;
+  }
+
+  function barChart(W, group, host) {
     var n = group.rows.length;
     var shown = Math.min(n, MAX_BARS);
     var svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("class", "selfattn-try-chart");
-    svg.setAttribute("viewBox", "0 0 " + width + " " + ((shown + (n > shown ? 1 : 0)) * rowH + 4));
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", W.chart + " — " + group.label);
-    var labels = [], bars = [], values = [];
-    for (var k = 0; k < shown; k++) {
-      var y = k * rowH + 2;
-      var label = document.createElementNS(SVG, "text");
-      label.setAttribute("x", labelW - 6);
-      label.setAttribute("y", y + rowH / 2 + 4);
-      label.setAttribute("text-anchor", "end");
-      var rect = document.createElementNS(SVG, "rect");
-      rect.setAttribute("x", labelW);
-      rect.setAttribute("y", y + 3);
-      rect.setAttribute("height", rowH - 6);
-      rect.setAttribute("class", "selfattn-try-barfill");
-      var value = document.createElementNS(SVG, "text");
-      value.setAttribute("y", y + rowH / 2 + 4);
-      svg.appendChild(label);
-      svg.appendChild(rect);
-      svg.appendChild(value);
-      labels.push(label);
-      bars.push(rect);
-      values.push(value);
+    var last = null;
+    var drawnWidth = 0;
+
+    function draw(weights, top, spec, edited) {
+      var width = Math.round(host.clientWidth || svg.getBoundingClientRect().width || 340);
+      drawnWidth = width;
+      var family = getComputedStyle(host).fontFamily || "sans-serif";
+      var measure = function (t, w, size) { return textWidth(t, size || TEXT, w, family); };
+      var narrow = width < NARROW_BELOW;
+      var order = n > shown ? topRows(weights, shown) : weights.map(function (_, i) { return i; });
+      var labels = order.map(function (i) { return group.rows[i].label + (edited[i] ? " *" : ""); });
+      var values = order.map(function (i) { return formatValue(weights[i], spec) + (i === top ? " · " + W.top : ""); });
+      var valueW = 0;
+      values.forEach(function (v, k) { valueW = Math.max(valueW, measure(v, order[k] === top ? "700" : "400")); });
+      var titleSize = narrow ? 16 : TITLE;
+      var titleFull = W.chart + " — " + group.label;
+      var right = width - INSET;
+      var labelW = 0, rowH, barH, barX, labelY, barY;
+      if (narrow) {
+        rowH = 40; barH = 16; barX = INSET; labelY = 15; barY = 20;
+      } else {
+        labels.forEach(function (t) { labelW = Math.max(labelW, measure(t)); });
+        labelW = Math.min(Math.ceil(labelW), Math.round(width * 0.35));
+        rowH = 28; barH = 18; barX = INSET + labelW + 10; labelY = 19; barY = 5;
+      }
+      var barW = Math.max(20, right - barX - 6 - valueW);
+      var top0 = 34;
+      var height = top0 + shown * rowH + (n > shown ? rowH : 0) + 6;
+      svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+      svg.textContent = "";
+      labelText(svg, titleFull, fitText(titleFull, right - INSET, function (t) { return measure(t, "700", titleSize); }),
+        { x: INSET, y: 22, "font-size": titleSize, "font-weight": 700, class: "selfattn-try-charttitle" });
+      // The zero line of the bars: an axis, grey.
+      svg.appendChild(svgEl("line", {
+        x1: barX, x2: barX, y1: top0, y2: top0 + shown * rowH, class: "selfattn-try-axis",
+      }));
+      order.forEach(function (i, k) {
+        var y = top0 + k * rowH;
+        var w = weights[i];
+        var len = Math.max(0, Math.min(1, w)) * barW;
+        var labelRoom = narrow ? right - INSET : labelW;
+        var full = labels[k];
+        labelText(svg, group.rows[i].label, fitText(full, labelRoom, measure), {
+          x: INSET, y: y + labelY, "font-size": TEXT, class: "selfattn-try-barlabel" + (edited[i] ? " selfattn-try-baredited" : ""),
+        });
+        svg.appendChild(svgEl("rect", {
+          x: barX, y: y + barY, width: len.toFixed(2), height: barH,
+          class: "selfattn-try-barfill" + (i === top ? " selfattn-try-bartop" : ""),
+        }));
+        svg.appendChild(svgEl("text", {
+          x: (barX + len + 6).toFixed(2), y: y + barY + barH - 4, "font-size": TEXT,
+          "font-weight": i === top ? 700 : 400, class: "selfattn-try-barvalue",
+        }, values[k]));
+      });
+      if (n > shown) {
+        var inChart = {};
+        order.forEach(function (i) { inChart[i] = true; });
+        var others = 0;
+        for (var i = 0; i < n; i++) if (!inChart[i]) others += weights[i];
+        var restFull = "+ " + (n - shown) + " · " + W.weight + " " + formatValue(others, spec);
+        svg.appendChild(svgEl("text", { x: INSET, y: top0 + shown * rowH + 20, "font-size": TEXT }, restFull));
+      }
     }
-    var rest = null;
-    if (n > shown) {
-      rest = document.createElementNS(SVG, "text");
-      rest.setAttribute("x", labelW);
-      rest.setAttribute("y", shown * rowH + rowH / 2 + 6);
-      svg.appendChild(rest);
-    }
-    function short(text) {
-      return text.length > 14 ? text.slice(0, 13) + "…" : text;
+
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(function () {
+        if (last && host.clientWidth && Math.round(host.clientWidth) !== drawnWidth) draw.apply(null, last);
+      }).observe(host);
     }
     return {
       svg: svg,
-      show: function (weights, top, spec) {
-        var order = n > shown ? topRows(weights, shown) : weights.map(function (_, i) { return i; });
-        order.forEach(function (i, k) {
-          var w = weights[i];
-          var len = Math.max(0, Math.min(1, w)) * barW;
-          labels[k].textContent = short(group.rows[i].label);
-          bars[k].setAttribute("width", len.toFixed(2));
-          bars[k].classList.toggle("selfattn-try-bartop", i === top);
-          values[k].setAttribute("x", (labelW + len + 4).toFixed(2));
-          values[k].textContent = formatValue(w, spec);
-        });
-        if (rest) {
-          var inChart = {};
-          order.forEach(function (i) { inChart[i] = true; });
-          var others = 0;
-          for (var i = 0; i < n; i++) if (!inChart[i]) others += weights[i];
-          rest.textContent = "+ " + (n - shown) + " · " + W.weight + " " + formatValue(others, spec);
-        }
+      show: function (weights, top, spec, edited) {
+        last = [weights, top, spec, edited || []];
+        draw.apply(null, last);
       },
     };
   }
