@@ -393,7 +393,8 @@
       Array.prototype.forEach.call(tr.cells, function (cell, k) {
         var scope = cell.getAttribute("scope");
         cell.setAttribute("role", scope === "col" ? "columnheader" : scope === "row" ? "rowheader" : "cell");
-        if (cell.tagName === "TD" && names[k] && !cell.hasAttribute("colspan")) cell.setAttribute("data-col", names[k]);
+        // A zero-width space after each "_": a long column name breaks there, never mid-word.
+        if (cell.tagName === "TD" && names[k] && !cell.hasAttribute("colspan")) cell.setAttribute("data-col", names[k].replace(/_/g, "_\u200b"));
       });
     });
   }
@@ -1012,9 +1013,12 @@
       drawnWidth = width;
       var family = getComputedStyle(host).fontFamily || "sans-serif";
       var measure = function (t, w, size) { return textWidth(t, size || TEXT, w, family); };
-      var narrow = width < NARROW_BELOW;
       var order = n > shown ? topRows(weights, shown) : weights.map(function (_, i) { return i; });
       var labels = order.map(function (i) { return group.rows[i].label + (edited[i] ? " *" : ""); });
+      var longest = 0;
+      labels.forEach(function (t) { longest = Math.max(longest, measure(t)); });
+      // A narrow column puts labels above their bars, unless they are short (line ids).
+      var narrow = width < NARROW_BELOW && longest > width * 0.3;
       var values = order.map(function (i) { return formatValue(weights[i], spec) + (i === top ? " · " + W.top : ""); });
       var valueW = 0;
       values.forEach(function (v, k) { valueW = Math.max(valueW, measure(v, order[k] === top ? "700" : "400")); });
@@ -1025,11 +1029,14 @@
       if (narrow) {
         rowH = 40; barH = 16; barX = INSET; labelY = 15; barY = 20;
       } else {
-        labels.forEach(function (t) { labelW = Math.max(labelW, measure(t)); });
-        labelW = Math.min(Math.ceil(labelW), Math.round(width * 0.35));
+        labelW = Math.min(Math.ceil(longest), Math.round(width * 0.35));
         rowH = 28; barH = 18; barX = INSET + labelW + 10; labelY = 19; barY = 5;
       }
       var barW = Math.max(20, right - barX - 6 - valueW);
+      // The longest bar spans the room (weights are written beside the bars).
+      var scale = 0;
+      order.forEach(function (i) { scale = Math.max(scale, weights[i]); });
+      if (!(scale > 0)) scale = 1;
       var top0 = 34;
       var height = top0 + shown * rowH + (n > shown ? rowH : 0) + 6;
       svg.setAttribute("viewBox", "0 0 " + width + " " + height);
@@ -1043,7 +1050,7 @@
       order.forEach(function (i, k) {
         var y = top0 + k * rowH;
         var w = weights[i];
-        var len = Math.max(0, Math.min(1, w)) * barW;
+        var len = Math.max(0, Math.min(1, w / scale)) * barW;
         var labelRoom = narrow ? right - INSET : labelW;
         var full = labels[k];
         labelText(svg, group.rows[i].label, fitText(full, labelRoom, measure), {
