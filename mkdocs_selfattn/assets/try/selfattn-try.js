@@ -1016,7 +1016,9 @@
       var order = n > shown ? topRows(weights, shown) : weights.map(function (_, i) { return i; });
       var labels = order.map(function (i) { return group.rows[i].label + (edited[i] ? " *" : ""); });
       var longest = 0;
-      labels.forEach(function (t) { longest = Math.max(longest, measure(t)); });
+      // An edited row's label is bold (the stylesheet's input-change role).
+      var labelWeight = function (k) { return edited[order[k]] ? "700" : "400"; };
+      labels.forEach(function (t, k) { longest = Math.max(longest, measure(t, labelWeight(k))); });
       // A narrow column puts labels above their bars, unless they are short (line ids).
       var narrow = width < NARROW_BELOW && longest > width * 0.3;
       var values = order.map(function (i) { return formatValue(weights[i], spec) + (i === top ? " · " + W.top : ""); });
@@ -1053,7 +1055,7 @@
         var len = Math.max(0, Math.min(1, w / scale)) * barW;
         var labelRoom = narrow ? right - INSET : labelW;
         var full = labels[k];
-        labelText(svg, group.rows[i].label, fitText(full, labelRoom, measure), {
+        labelText(svg, group.rows[i].label, fitText(full, labelRoom, function (t) { return measure(t, labelWeight(k)); }), {
           x: INSET, y: y + labelY, "font-size": TEXT, class: "selfattn-try-barlabel" + (edited[i] ? " selfattn-try-baredited" : ""),
         });
         svg.appendChild(svgEl("rect", {

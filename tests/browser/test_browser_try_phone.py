@@ -1,0 +1,311 @@
+"""The try view at a phone's width and a desktop's, in both palettes, on the demo chapters in every
+language (issue 24): the view fits its column (no sideways scroll of the page or of the view),
+every touch target is at least 44 x 44 CSS px, and the live chart follows the built figures' rules
+(text >= 14 SVG units and >= 11 CSS px, a left-aligned title clear of the edge, every text in
+view and clear of other text and of the bars, colour roles with fills >= 3:1 against the page,
+the top weight told by words as well as colour, shortened labels with their full text in a
+<title>). A planted control proves each measurement can fail.
+
+The demo chapters show no try view, so the site is a copy of the repository's course with one
+``try`` block appended to each chapter page (targets, questions and heads, in zh, ko and en).
+Screenshots of each view go to test-artifacts/try-phone/.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO, Site, _QuietHandler, _Server, mkdocs_build
+
+from mkdocs_selfattn.render.try_view import view_words
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHAPTERS = "course/part-05/chapter-13"
+LAYOUTS = {
+    "questions": ("p5-13-1-attention", "manual"),
+    "targets": ("p5-13-2-self-attention", "memo"),
+    "heads": ("p5-13-3-qkv-multihead", "heads"),
+}
+LANGUAGES = {"zh": "", "ko": "ko/", "en": "en/"}
+
+
+def _project(root: Path) -> Path:
+    """The course's chapters, assets and scripts, its mkdocs.yml without the plugin's own docs,
+    and a ``try`` block at the end of every chapter page."""
+    docs = root / "docs"
+    docs.mkdir(parents=True)
+    for part in ("course", "assets", "examples"):
+        shutil.copytree(REPO / "docs" / part, docs / part)
+    for index in (REPO / "docs").glob("index*.md"):
+        # The home pages link the plugin's docs, which this copy leaves out.
+        text = re.sub(r"\]\(plugin/[^)]*\)", "](index.md)", index.read_text(encoding="utf-8"))
+        (docs / index.name).write_text(text, encoding="utf-8")
+    yml = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    yml = yml.replace("  - selfattn\n", '  - selfattn:\n      cache_dir: ""\n')
+    yml = re.sub(r"  - Plugin documentation:\n(      - .*\n)+", "", yml)
+    (root / "mkdocs.yml").write_text(yml, encoding="utf-8")
+    for stem, use in LAYOUTS.values():
+        for page in (docs / CHAPTERS).glob(f"{stem}*.md"):
+            block = f"\n\n## try\n\n```selfattn\nuse: {use}\nshow: [try]\n```\n"
+            page.write_text(page.read_text(encoding="utf-8") + block, encoding="utf-8")
+    return root / "mkdocs.yml"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    config = _project(tmp_path_factory.mktemp("try-phone-project"))
+    root = tmp_path_factory.mktemp("try-phone-site")
+    log = mkdocs_build(config, root)
+    site = Site("try-phone", root, log)
+    server = _Server(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site.root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def tab(browser: Any, served: str) -> Iterator[Callable[..., Any]]:
+    """tab(language, layout, width, scheme) -> the chapter page with its try view ready."""
+    contexts: list[Any] = []
+    blocked: list[str] = []
+
+    def open_tab(language: str, layout: str, width: int, scheme: str = "light") -> Any:
+        context = browser.new_context(
+            viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
+        )
+        context.set_default_timeout(60_000)
+        contexts.append(context)
+        context.route(
+            "**/*",
+            lambda route: (
+                route.continue_()
+                if route.request.url.startswith(served)
+                else (blocked.append(route.request.url), route.abort())
+            ),
+        )
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.errors = errors
+        stem = LAYOUTS[layout][0]
+        page.goto(f"{served}{LANGUAGES[language]}{CHAPTERS}/{stem}/", wait_until="load")
+        page.wait_for_selector(".selfattn-try-ui [data-q=context]")
+        # The palette's final colours, not a frame of Material's colour transitions.
+        page.add_style_tag(content="*, *::before { transition: none !important; }")
+        return page
+
+    yield open_tab
+    for context in contexts:
+        context.close()
+    assert blocked == [], f"requests beyond the site: {blocked}"
+
+
+MEASURE = """
+() => {
+  const out = {overflow: [], small: [], chart: [], contrast: [], overlap: [], shortened: []};
+  const lum = c => {
+    const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const rgb = s => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  const background = el => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) return c;
+    }
+    return [255, 255, 255, 1];
+  };
+  const visible = el => {
+    if (el.closest('.selfattn-try-sr, [hidden], thead')) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  out.page = [document.documentElement.scrollWidth, window.innerWidth];
+  out.scheme = document.body.getAttribute('data-md-color-scheme');
+  for (const root of document.querySelectorAll('.selfattn-try')) {
+    const box = root.getBoundingClientRect();
+    for (const el of root.querySelectorAll('*')) {
+      if (!visible(el) || el.closest('svg') && el.tagName !== 'svg') continue;
+      const r = el.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5) {
+        out.overflow.push([el.tagName, el.className.baseVal ?? el.className, Math.round(r.left), Math.round(r.right)]);
+      }
+      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') {
+        out.overflow.push(['scroll', el.className, el.scrollWidth, el.clientWidth]);
+      }
+      if (el.matches('input, button, select, a, textarea')) {
+        if (r.width < 44 || r.height < 44) out.small.push([el.tagName, el.type || el.textContent.slice(0, 20), r.width, r.height]);
+      }
+    }
+    for (const svg of root.querySelectorAll('svg.selfattn-try-chart')) {
+      if (!visible(svg)) continue;
+      const vb = svg.viewBox.baseVal;
+      const shown = svg.getBoundingClientRect();
+      const px = shown.width / vb.width;
+      const page = background(svg.parentElement);
+      const texts = Array.from(svg.querySelectorAll('text'));
+      const title = svg.querySelector('.selfattn-try-charttitle');
+      const tb = title.getBBox();
+      out.chart.push({
+        px: px,
+        width: vb.width,
+        title: [parseFloat(getComputedStyle(title).fontSize), getComputedStyle(title).textAnchor, tb.x, title.textContent],
+        sizes: texts.map(t => parseFloat(getComputedStyle(t).fontSize)),
+        displayed: Math.min(...texts.map(t => parseFloat(getComputedStyle(t).fontSize) * px)),
+        outside: texts.filter(t => { const b = t.getBBox(); return b.x < 4 || b.y < 0 || b.x + b.width > vb.width - 4 || b.y + b.height > vb.height; }).map(t => t.textContent),
+        tops: Array.from(svg.querySelectorAll('rect.selfattn-try-bartop')).map(r => r.nextElementSibling.textContent),
+        fills: Array.from(new Set(Array.from(svg.querySelectorAll('rect')).map(r => getComputedStyle(r).fill))),
+        bars: svg.querySelectorAll('rect').length,
+      });
+      for (const r of svg.querySelectorAll('rect, line')) {
+        const c = rgb(r.tagName === 'line' ? getComputedStyle(r).stroke : getComputedStyle(r).fill);
+        out.contrast.push([r.tagName, r.getAttribute('class'), Math.round(ratio(c, page) * 100) / 100]);
+      }
+      for (const t of texts) {
+        const c = rgb(getComputedStyle(t).fill);
+        out.contrast.push(['text', t.textContent.slice(0, 20), Math.round(ratio(c, page) * 100) / 100]);
+      }
+      const boxes = texts.map(t => [t.getBBox(), t.textContent]);
+      const marks = Array.from(svg.querySelectorAll('rect')).map(r => [r.getBBox(), 'bar']);
+      const hit = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+      boxes.forEach(([a, at], k) => {
+        boxes.slice(k + 1).forEach(([b, bt]) => { if (hit(a, b)) out.overlap.push([at, bt]); });
+        marks.forEach(([b]) => { if (b.width > 0 && hit(a, b)) out.overlap.push([at, 'bar']); });
+      });
+      for (const t of texts) {
+        if (!t.textContent.endsWith('…')) continue;
+        const full = t.parentElement.tagName === 'g' ? t.parentElement.querySelector('title') : null;
+        out.shortened.push([t.textContent, full ? full.textContent : null]);
+      }
+    }
+  }
+  return out;
+}
+"""
+
+
+def _check(page: Any, report: dict[str, Any], width: int, top_word: str) -> None:
+    assert report["page"][0] <= width, report["page"]
+    assert report["overflow"] == []
+    assert report["small"] == []
+    assert report["chart"] or report.get("given_only"), "no live chart"
+    for chart in report["chart"]:
+        # Drawn at the width it is shown: one SVG unit is one CSS px.
+        assert abs(chart["px"] - 1) < 0.02, chart
+        assert min(chart["sizes"]) >= 14, chart["sizes"]
+        assert chart["displayed"] >= 11, chart
+        size, anchor, x, text = chart["title"]
+        assert size >= (18 if width >= 480 else 16) and anchor == "start", chart["title"]
+        assert 4 <= x <= 24, chart["title"]  # left-aligned, clear of the edge
+        assert text
+        assert chart["outside"] == []
+        assert len(chart["tops"]) == 1 and chart["tops"][0].endswith(top_word), chart["tops"]
+        assert len(chart["fills"]) == (2 if chart["bars"] > 1 else 1), chart["fills"]
+    low = [c for c in report["contrast"] if c[2] < (4.5 if c[0] == "text" else 3)]
+    assert low == []
+    assert report["overlap"] == []
+    for shown, full in report["shortened"]:
+        assert full and full.startswith(shown[:-1].rstrip()), (shown, full)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [375, 1280])
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_view_fits_and_reads(
+    tab: Callable[..., Any], artifacts: Path, language: str, layout: str, width: int, scheme: str
+) -> None:
+    page = tab(language, layout, width, scheme)
+    report = page.evaluate(MEASURE)
+    assert report["scheme"] == ("slate" if scheme == "dark" else "default")
+    if layout == "heads":  # given weights: no softmax, no live chart
+        assert report["chart"] == []
+        report["given_only"] = True
+    _check(page, report, width, view_words(language, {})["top"])
+    shots = artifacts / "try-phone"
+    shots.mkdir(exist_ok=True)
+    page.add_style_tag(content=".md-header { display: none !important; }")
+    page.locator(".selfattn-try-group").first.screenshot(
+        path=shots / f"{language}-{layout}-{width}-{scheme}.png"
+    )
+
+
+def test_an_edit_and_a_narrower_window_keep_the_rules(tab: Callable[..., Any]) -> None:
+    """An edited score marks its bar's label (" *", green: the input-change role) and the chart
+    and tables follow the column when the window narrows (the chart is redrawn, tables stack)."""
+    page = tab("en", "targets", 1280)
+    assert page.locator(".selfattn-try-stacked").count() == 0
+    box = page.locator('.selfattn-try [data-q=input][data-g="0"][data-i="0"]')
+    box.fill("9")
+    chart = page.locator(".selfattn-try-chart").first
+    edited = chart.locator(".selfattn-try-baredited")
+    assert edited.count() == 1
+    assert (edited.text_content() or "").endswith(" *")
+    page.set_viewport_size({"width": 375, "height": 900})
+    page.wait_for_function(
+        "() => Math.abs(document.querySelector('.selfattn-try-chart').viewBox.baseVal.width -"
+        " document.querySelector('.selfattn-try-chart').getBoundingClientRect().width) < 1"
+    )
+    assert page.locator(".selfattn-try-stacked").count() > 0
+    report = page.evaluate(MEASURE)
+    _check(page, report, 375, view_words("en", {})["top"])
+    # Every cell of a stacked table is named by its column, as text (no markup from the CSV).
+    named = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.selfattn-try-stacked td'))"
+        ".filter(td => !td.hasAttribute('colspan') && td.textContent !== '')"
+        ".every(td => td.getAttribute('data-col'))"
+    )
+    assert named
+
+
+PLANT = """
+() => {
+  const root = document.querySelector('.selfattn-try');
+  const wide = document.createElement('div');
+  wide.style.width = '2000px';
+  wide.textContent = 'wide';
+  root.querySelector('.selfattn-try-ui').appendChild(wide);
+  const button = document.createElement('button');
+  button.style.cssText = 'min-height: 0; min-width: 0; padding: 0; font-size: 10px';
+  button.textContent = 'x';
+  root.querySelector('.selfattn-try-bar').appendChild(button);
+  const svg = root.querySelector('.selfattn-try-chart');
+  const labels = svg.querySelectorAll('.selfattn-try-barlabel');
+  labels[1].setAttribute('y', labels[0].getAttribute('y'));
+  labels[1].setAttribute('x', labels[0].getAttribute('x'));
+  labels[0].setAttribute('font-size', '9');
+  svg.querySelector('.selfattn-try-charttitle').setAttribute('text-anchor', 'middle');
+  svg.querySelector('rect').style.fill = '#eeeeee';
+}
+"""
+
+
+def test_the_checks_can_fail(tab: Callable[..., Any]) -> None:
+    """A planted wide block, a small button, overlapping and small labels, a centred title and a
+    faint bar: each measurement reports its plant."""
+    page = tab("en", "targets", 375)
+    page.evaluate(PLANT)
+    report = page.evaluate(MEASURE)
+    assert report["page"][0] > 375 or report["overflow"]
+    assert any(item[0] == "DIV" for item in report["overflow"])
+    assert any(item[0] == "BUTTON" for item in report["small"])
+    chart = report["chart"][0]
+    assert min(chart["sizes"]) == 9
+    assert chart["title"][1] == "middle"
+    assert report["overlap"]
+    assert any(c[0] == "rect" and c[2] < 3 for c in report["contrast"])
+    with pytest.raises(AssertionError):
+        _check(page, report, 375, view_words("en", {})["top"])
