@@ -977,6 +977,26 @@
     return (best || chars[0]) + "…";
   }
 
+  // text in at most maxLines lines of width, broken at spaces only; a word or a last line that
+  // does not fit is shortened (fitText). Returns the lines.
+  function wrapText(text, width, maxLines, measure) {
+    var words = text.split(" ");
+    var lines = [];
+    var line = "";
+    for (var k = 0; k < words.length; k++) {
+      var next = line ? line + " " + words[k] : words[k];
+      if (!line || measure(next) <= width) {
+        line = next;
+        continue;
+      }
+      lines.push(line);
+      line = words[k];
+    }
+    lines.push(line);
+    if (lines.length > maxLines) lines = lines.slice(0, maxLines - 1).concat([lines.slice(maxLines - 1).join(" ")]);
+    return lines.map(function (l) { return fitText(l, width, measure); });
+  }
+
   function svgEl(tag, attrs, text) {
     var node = document.createElementNS(SVG, tag);
     for (var key in attrs) node.setAttribute(key, attrs[key]);
@@ -1039,12 +1059,25 @@
       var scale = 0;
       order.forEach(function (i) { scale = Math.max(scale, weights[i]); });
       if (!(scale > 0)) scale = 1;
-      var top0 = 34;
+      var titleLines = wrapText(titleFull, right - INSET, 2, function (t) { return measure(t, "700", titleSize); });
+      var lineH = Math.round(titleSize * 1.3);
+      var top0 = 12 + titleLines.length * lineH;
       var height = top0 + shown * rowH + (n > shown ? rowH : 0) + 6;
       svg.setAttribute("viewBox", "0 0 " + width + " " + height);
       svg.textContent = "";
-      labelText(svg, titleFull, fitText(titleFull, right - INSET, function (t) { return measure(t, "700", titleSize); }),
-        { x: INSET, y: 22, "font-size": titleSize, "font-weight": 700, class: "selfattn-try-charttitle" });
+      // The title, left-aligned, on one or two lines (tspans); its full text in a <title> when shortened.
+      var title = svgEl("text", {
+        x: INSET, y: 4 + lineH - Math.round(titleSize * 0.3), "font-size": titleSize, "font-weight": 700, class: "selfattn-try-charttitle",
+      });
+      titleLines.forEach(function (l, k) {
+        title.appendChild(svgEl("tspan", { x: INSET, dy: k ? lineH : 0 }, l));
+      });
+      if (titleLines.join(" ") === titleFull) svg.appendChild(title);
+      else {
+        var wrap = svg.appendChild(svgEl("g", { class: "selfattn-try-shortened" }));
+        wrap.appendChild(svgEl("title", {}, titleFull));
+        wrap.appendChild(title);
+      }
       // The zero line of the bars: an axis, grey.
       svg.appendChild(svgEl("line", {
         x1: barX, x2: barX, y1: top0, y2: top0 + shown * rowH, class: "selfattn-try-axis",
