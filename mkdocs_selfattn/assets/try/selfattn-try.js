@@ -687,7 +687,7 @@
     // their sections get the paragraph the first time the build would refuse.
     if (given) section.appendChild(refusal);
 
-    var chart = group.heads[0].mode === "softmax" ? barChart(W, group, section) : null;
+    var chart = barChart(W, group, section);
     if (chart) section.appendChild(chart.svg);
 
     var vbox = el("div", { class: "selfattn-try-scroll" });
@@ -816,10 +816,13 @@
         say(summary, " · —");
         return;
       }
-      var main = out.heads[0];
       lastOut = out;
       showWeights(out);
-      if (chart) chart.show(main.weights, main.top[0], data.format, group.rows.map(function (_, i) { return isEdited(i); }));
+      if (chart) {
+        chart.show(out.heads.map(function (r, hi) {
+          return { name: group.heads[hi].name, weights: r.weights, top: r.top[0] };
+        }), data.format, group.rows.map(function (_, i) { return isEdited(i); }));
+      }
       out.heads.forEach(function (r, hi) {
         r.context.forEach(function (v, a) { setNum(vecCells["context" + hi][a], formatRound(v), v); });
         if (!given) r.shift.forEach(function (v, a) { setNum(vecCells["shift" + hi][a], formatRound(v), v); });
@@ -1028,41 +1031,53 @@
     var last = null;
     var drawnWidth = 0;
 
-    function draw(weights, top, spec, edited) {
+    // series: one per head, {name, weights, top}; several heads give each candidate one bar per
+    // head, each bar named in words (the name is the series' carrier, not its colour).
+    function draw(series, spec, edited) {
       var width = Math.round(host.clientWidth || svg.getBoundingClientRect().width || 340);
       drawnWidth = width;
       var family = getComputedStyle(host).fontFamily || "sans-serif";
       var measure = function (t, w, size) { return textWidth(t, size || TEXT, w, family); };
-      var order = n > shown ? topRows(weights, shown) : weights.map(function (_, i) { return i; });
+      var first = series[0].weights;
+      var order = n > shown ? topRows(first, shown) : first.map(function (_, i) { return i; });
       var labels = order.map(function (i) { return group.rows[i].label + (edited[i] ? " *" : ""); });
-      var longest = 0;
       // An edited row's label is bold (the stylesheet's input-change role).
       var labelWeight = function (k) { return edited[order[k]] ? "700" : "400"; };
+      var longest = 0;
       labels.forEach(function (t, k) { longest = Math.max(longest, measure(t, labelWeight(k))); });
-      // A narrow column puts labels above their bars, unless they are short (line ids).
-      var narrow = width < NARROW_BELOW && longest > width * 0.3;
-      var values = order.map(function (i) { return formatValue(weights[i], spec) + (i === top ? " · " + W.top : ""); });
+      var many = series.length > 1;
+      var valueOf = function (s, i) {
+        return (many ? s.name + " " : "") + formatValue(s.weights[i], spec) + (i === s.top ? " · " + W.top : "");
+      };
       var valueW = 0;
-      values.forEach(function (v, k) { valueW = Math.max(valueW, measure(v, order[k] === top ? "700" : "400")); });
-      var titleSize = narrow ? 16 : TITLE;
+      var scale = 0;
+      series.forEach(function (s) {
+        order.forEach(function (i) {
+          valueW = Math.max(valueW, measure(valueOf(s, i), i === s.top ? "700" : "400"));
+          scale = Math.max(scale, s.weights[i]);
+        });
+      });
+      // The longest bar spans the room (weights are written beside the bars).
+      if (!(scale > 0) || !isFinite(scale)) scale = 1;
+      // A narrow column puts labels above their bars, unless they are short (line ids); so do
+      // several heads, whose bars a label beside them would not name.
+      var narrow = many || (width < NARROW_BELOW && longest > width * 0.3);
+      var titleSize = width < NARROW_BELOW ? 16 : TITLE;
       var titleFull = W.chart + " — " + group.label;
       var right = width - INSET;
-      var labelW = 0, rowH, barH, barX, labelY, barY;
+      var labelW = 0, barH = 16, step = many ? 22 : 0, rowH, barX, labelY, barY;
       if (narrow) {
-        rowH = 40; barH = 16; barX = INSET; labelY = 15; barY = 20;
+        barX = INSET; labelY = 15; barY = 20;
+        rowH = barY + barH + (series.length - 1) * step + 4;
       } else {
         labelW = Math.min(Math.ceil(longest), Math.round(width * 0.35));
-        rowH = 28; barH = 18; barX = INSET + labelW + 10; labelY = 19; barY = 5;
+        barH = 18; rowH = 28; barX = INSET + labelW + 10; labelY = 19; barY = 5;
       }
       var barW = Math.max(20, right - barX - 6 - valueW);
-      // The longest bar spans the room (weights are written beside the bars).
-      var scale = 0;
-      order.forEach(function (i) { scale = Math.max(scale, weights[i]); });
-      if (!(scale > 0)) scale = 1;
       var titleLines = wrapText(titleFull, right - INSET, 2, function (t) { return measure(t, "700", titleSize); });
       var lineH = Math.round(titleSize * 1.3);
       var top0 = 12 + titleLines.length * lineH;
-      var height = top0 + shown * rowH + (n > shown ? rowH : 0) + 6;
+      var height = top0 + order.length * rowH + (n > shown ? rowH : 0) + 6;
       svg.setAttribute("viewBox", "0 0 " + width + " " + height);
       svg.textContent = "";
       // The title, left-aligned, on one or two lines (tspans); its full text in a <title> when shortened.
@@ -1080,33 +1095,34 @@
       }
       // The zero line of the bars: an axis, grey.
       svg.appendChild(svgEl("line", {
-        x1: barX, x2: barX, y1: top0, y2: top0 + shown * rowH, class: "selfattn-try-axis",
+        x1: barX, x2: barX, y1: top0, y2: top0 + order.length * rowH, class: "selfattn-try-axis",
       }));
       order.forEach(function (i, k) {
         var y = top0 + k * rowH;
-        var w = weights[i];
-        var len = Math.max(0, Math.min(1, w / scale)) * barW;
         var labelRoom = narrow ? right - INSET : labelW;
-        var full = labels[k];
-        labelText(svg, group.rows[i].label, fitText(full, labelRoom, function (t) { return measure(t, labelWeight(k)); }), {
+        labelText(svg, group.rows[i].label, fitText(labels[k], labelRoom, function (t) { return measure(t, labelWeight(k)); }), {
           x: INSET, y: y + labelY, "font-size": TEXT, class: "selfattn-try-barlabel" + (edited[i] ? " selfattn-try-baredited" : ""),
         });
-        svg.appendChild(svgEl("rect", {
-          x: barX, y: y + barY, width: len.toFixed(2), height: barH,
-          class: "selfattn-try-barfill" + (i === top ? " selfattn-try-bartop" : ""),
-        }));
-        svg.appendChild(svgEl("text", {
-          x: (barX + len + 6).toFixed(2), y: y + barY + barH - 4, "font-size": TEXT,
-          "font-weight": i === top ? 700 : 400, class: "selfattn-try-barvalue",
-        }, values[k]));
+        series.forEach(function (s, h) {
+          var by = y + barY + h * step;
+          var len = Math.max(0, Math.min(1, s.weights[i] / scale)) * barW;
+          svg.appendChild(svgEl("rect", {
+            x: barX, y: by, width: len.toFixed(2), height: barH,
+            class: "selfattn-try-barfill" + (i === s.top ? " selfattn-try-bartop" : ""),
+          }));
+          svg.appendChild(svgEl("text", {
+            x: (barX + len + 6).toFixed(2), y: by + barH - 3, "font-size": TEXT,
+            "font-weight": i === s.top ? 700 : 400, class: "selfattn-try-barvalue",
+          }, valueOf(s, i)));
+        });
       });
       if (n > shown) {
         var inChart = {};
         order.forEach(function (i) { inChart[i] = true; });
         var others = 0;
-        for (var i = 0; i < n; i++) if (!inChart[i]) others += weights[i];
+        for (var i = 0; i < n; i++) if (!inChart[i]) others += first[i];
         var restFull = "+ " + (n - shown) + " · " + W.weight + " " + formatValue(others, spec);
-        svg.appendChild(svgEl("text", { x: INSET, y: top0 + shown * rowH + 20, "font-size": TEXT }, restFull));
+        svg.appendChild(svgEl("text", { x: INSET, y: top0 + order.length * rowH + 20, "font-size": TEXT }, restFull));
       }
     }
 
@@ -1117,8 +1133,8 @@
     }
     return {
       svg: svg,
-      show: function (weights, top, spec, edited) {
-        last = [weights, top, spec, edited || []];
+      show: function (series, spec, edited) {
+        last = [series, spec, edited || []];
         draw.apply(null, last);
       },
     };
