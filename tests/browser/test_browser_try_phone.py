@@ -309,3 +309,40 @@ def test_the_checks_can_fail(tab: Callable[..., Any]) -> None:
     assert any(c[0] == "rect" and c[2] < 3 for c in report["contrast"])
     with pytest.raises(AssertionError):
         _check(page, report, 375, view_words("en", {})["top"])
+
+
+HOSTILE = """
+() => {
+  const root = document.querySelector('.selfattn-try');
+  const data = JSON.parse(root.getAttribute('data-selfattn-data'));
+  const bad = '<img src=x onerror="window.__pwned=1">_' + 'a_very_long_label_'.repeat(4);
+  data.groups[0].label = bad;
+  data.groups[0].rows.forEach(row => { row.label = bad; });
+  data.columns = data.columns.map(() => '<b onmouseover="window.__pwned=1">x</b>');
+  const copy = document.createElement('div');
+  copy.className = 'selfattn-try';
+  copy.setAttribute('data-selfattn-try', '');
+  copy.setAttribute('data-selfattn-data', JSON.stringify(data));
+  root.after(copy);
+  window.selfattnTry.scan();
+  return new Promise(r => setTimeout(() => r({
+    markup: copy.querySelectorAll('img, b').length,
+    pwned: window.__pwned === 1,
+    chart: Array.from(copy.querySelectorAll('.selfattn-try-chart title')).map(t => t.textContent),
+    cols: Array.from(copy.querySelectorAll('td[data-col]')).map(td => td.getAttribute('data-col')),
+  }), 200));
+}
+"""
+
+
+def test_csv_text_stays_text(tab: Callable[..., Any]) -> None:
+    """Labels and column names that look like markup are drawn as text (textContent and
+    attributes only), in the chart's <title>s and the stacked tables' column names alike; the
+    long label is shortened in the chart with its full text in a <title>."""
+    page = tab("en", "targets", 375)
+    got = page.evaluate(HOSTILE)
+    assert got["markup"] == 0 and not got["pwned"]
+    assert any(t.startswith('<img src=x onerror="window.__pwned=1">') for t in got["chart"])
+    assert any(c.startswith("<b onmouseover=") for c in got["cols"])
+    report = page.evaluate(MEASURE)
+    _check(page, report, 375, view_words("en", {})["top"])

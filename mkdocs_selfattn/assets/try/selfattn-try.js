@@ -411,6 +411,17 @@
     });
   }
 
+  // text as text nodes with a <wbr> after each "_": a long id breaks there, not mid-word,
+  // and its textContent is unchanged.
+  function breakable(tag, attrs, text) {
+    var node = el(tag, attrs);
+    text.split(/(?<=_)/).forEach(function (part, k) {
+      if (k) node.appendChild(document.createElement("wbr"));
+      node.appendChild(document.createTextNode(part));
+    });
+    return node;
+  }
+
   function init(root) {
     var source = root.getAttribute("data-selfattn-data");
     if (!source || root.getAttribute("data-selfattn-ready")) return;
@@ -540,7 +551,7 @@
     var hasRef = group.reference !== null && group.reference !== undefined;
     var section = el("section", { class: "selfattn-try-group", "aria-labelledby": id + "cap" });
     var cap = el("p", { class: "selfattn-try-caption", id: id + "cap" });
-    cap.appendChild(el("strong", {}, W[group.kind || "target"] + " " + group.label));
+    cap.appendChild(breakable("strong", {}, W[group.kind || "target"] + " " + group.label));
     var summary = el("span", { class: "selfattn-try-summary", "aria-live": "polite", "data-q": "summary", "data-g": g });
     cap.appendChild(summary);
     section.appendChild(cap);
@@ -575,7 +586,7 @@
     function makeRow(i) {
       var row = group.rows[i];
       var tr = el("tr");
-      var th = el("th", { scope: "row" }, row.label);
+      var th = breakable("th", { scope: "row" }, row.label);
       var raw = row.raw === undefined ? row.token : row.raw;
       if (row.label !== raw) th.appendChild(el("small", {}, " (" + raw + ")"));
       tr.appendChild(th);
@@ -878,7 +889,7 @@
     var cells = data.groups.map(function (group, g) {
       var tr = el("tr");
       var th = el("th", { scope: "row" });
-      th.appendChild(el("a", { href: "#" + id + "g" + g + "-cap" }, group.label));
+      th.appendChild(breakable("a", { href: "#" + id + "g" + g + "-cap" }, group.label));
       tr.appendChild(th);
       var row = { context: [], shift: [] };
       ["context", "shift"].forEach(function (key) {
