@@ -34,6 +34,10 @@
       if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') {
         out.overflow.push(['scroll', el.className, el.scrollWidth, el.clientWidth]);
       }
+      if (el.matches('input[type=range]')) {
+        const c = rgb(getComputedStyle(el).accentColor);
+        out.contrast.push(['slider', el.getAttribute('aria-label'), Math.round(ratio(c, background(el)) * 100) / 100]);
+      }
       if (el.matches('input, button, select, a, textarea')) {
         if (r.width < 44 || r.height < 44) out.small.push([el.tagName, el.type || el.textContent.slice(0, 20), r.width, r.height]);
       }

@@ -1041,14 +1041,24 @@
     svg.setAttribute("aria-label", W.chart + " — " + group.label);
     var last = null;
     var drawnWidth = 0;
+    var hostWidth = 0;
+    var family = null;
+    var widths = {};
 
     // series: one per head, {name, weights, top}; several heads give each candidate one bar per
     // head, each bar named in words (the name is the series' carrier, not its colour).
     function draw(series, spec, edited) {
-      var width = Math.round(host.clientWidth || svg.getBoundingClientRect().width || 340);
+      // The column's width and font, read once (reading them after an edit's DOM writes would
+      // force a layout of the page on every keystroke); the observer below keeps the width.
+      if (!hostWidth) hostWidth = Math.round(host.clientWidth);
+      var width = hostWidth || 340;
       drawnWidth = width;
-      var family = getComputedStyle(host).fontFamily || "sans-serif";
-      var measure = function (t, w, size) { return textWidth(t, size || TEXT, w, family); };
+      if (!family) family = getComputedStyle(host).fontFamily || "sans-serif";
+      var measure = function (t, w, size) {
+        var key = (w || "400") + "/" + (size || TEXT) + "/" + t;
+        if (!(key in widths)) widths[key] = textWidth(t, size || TEXT, w, family);
+        return widths[key];
+      };
       var first = series[0].weights;
       var order = n > shown ? topRows(first, shown) : first.map(function (_, i) { return i; });
       var labels = order.map(function (i) { return group.rows[i].label + (edited[i] ? " *" : ""); });
@@ -1137,9 +1147,18 @@
       }
     }
 
+    // A web font that arrives after the first drawing changes every text's width.
+    if (document.fonts && document.fonts.ready) {
+      document.fonts.ready.then(function () {
+        widths = {};
+        family = null;
+        if (last) draw.apply(null, last);
+      });
+    }
     if (typeof ResizeObserver === "function") {
-      new ResizeObserver(function () {
-        if (last && host.clientWidth && Math.round(host.clientWidth) !== drawnWidth) draw.apply(null, last);
+      new ResizeObserver(function (entries) {
+        hostWidth = Math.round(entries[entries.length - 1].contentRect.width);
+        if (last && hostWidth && hostWidth !== drawnWidth) draw.apply(null, last);
       }).observe(host);
     }
     return {
