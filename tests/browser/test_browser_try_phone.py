@@ -153,6 +153,11 @@ def test_the_view_fits_and_reads(
     page = tab(language, layout, width, scheme)
     report = page.evaluate(MEASURE)
     assert report["scheme"] == ("slate" if scheme == "dark" else "default")
+    # Korean lines break at spaces only, never inside a word.
+    word_break = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.selfattn-try-caption')).wordBreak"
+    )
+    assert word_break == ("keep-all" if language == "ko" else "normal")
     heads = 3 if layout == "heads" else 1  # given weights: one bar per head, each named
     _check(page, report, width, view_words(language, {})["top"], heads)
     shots = artifacts / "try-phone"
