@@ -272,3 +272,21 @@ def test_csv_text_stays_text(tab: Callable[..., Any]) -> None:
     assert any(c.startswith("<b onmouseover=") for c in got["cols"])
     report = page.evaluate(MEASURE)
     _check(page, report, 375, view_words("en", {})["top"])
+
+
+def test_a_refusal_on_a_phone(tab: Callable[..., Any]) -> None:
+    """Given weights that no longer sum to 1: the refusal and its rescale button fit the phone's
+    column and the button is a 44 px target; the chart steps aside (no numbers, no bars)."""
+    page = tab("ko", "heads", 375, "dark")
+    page.locator('.selfattn-try [data-q=input][data-g="0"][data-h="1"][data-i="0"]').fill("0.9")
+    refusal = page.locator(".selfattn-try-refused").first
+    refusal.wait_for()
+    assert page.locator(".selfattn-try-rescale").first.is_visible()
+    report = page.evaluate(MEASURE)
+    assert report["page"][0] <= 375
+    assert report["overflow"] == []
+    assert report["small"] == []
+    assert report["chart"] == []  # hidden while the build would refuse the file
+    page.locator(".selfattn-try-rescale").first.click()
+    page.wait_for_selector(".selfattn-try-chart", state="visible")
+    _check(page, page.evaluate(MEASURE), 375, view_words("ko", {})["top"], heads=3)

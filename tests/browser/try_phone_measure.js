@@ -31,7 +31,8 @@
       if (r.left < box.left - 0.5 || r.right > box.right + 0.5) {
         out.overflow.push([el.tagName, el.className.baseVal ?? el.className, Math.round(r.left), Math.round(r.right)]);
       }
-      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') {
+      // (a text box scrolling its own long number is not the page scrolling)
+      if (el.tagName !== 'INPUT' && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') {
         out.overflow.push(['scroll', el.className, el.scrollWidth, el.clientWidth]);
       }
       if (el.matches('input[type=range]')) {
