@@ -222,7 +222,16 @@ def test_thousands_of_lines_page_through(tab: Callable[..., Any], cases: dict[st
     check(page, case, {}, 1.0)
     chart = page.locator(".selfattn-try-chart").first
     assert chart.locator("rect").count() == 30
-    assert chart.bounding_box()["width"] <= 340  # drawn at its viewBox size: 12 px labels
+    # Drawn at the width it is shown (one SVG unit per CSS px): 14 px labels.
+    shown_width = chart.bounding_box()["width"]
+    assert abs(chart.evaluate("svg => svg.viewBox.baseVal.width") - shown_width) < 1
+    assert (
+        chart.evaluate(
+            "svg => Math.min(...Array.from(svg.querySelectorAll('text'),"
+            " t => parseFloat(getComputedStyle(t).fontSize)))"
+        )
+        >= 14
+    )
     assert (chart.locator("text").last.text_content() or "").startswith("+ 2970 · ")
     pager = page.locator(".selfattn-try-pager").nth(1)
     assert pager.locator("span").inner_text() == "1–100 / 3000"

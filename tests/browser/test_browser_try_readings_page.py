@@ -17,6 +17,7 @@ from try_reading_cases import Case
 from try_reading_page import METRICS, REFUSED, WORDS, box, check
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+MEASURE = (Path(__file__).parent / "try_phone_measure.js").read_text(encoding="utf-8")
 pytest_plugins = ["try_reading_site"]
 
 
@@ -75,6 +76,13 @@ def test_phone_width(tab: Callable[..., Any], cases: dict[str, Case], url: str) 
     )
     assert all(names)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    # Issue 24's phone rules (tests/browser/test_browser_try_phone.py), here also for 3,000 lines.
+    report = page.evaluate(MEASURE)
+    assert report["overflow"] == []
+    assert report["small"] == []
+    assert report["overlap"] == []
+    assert all(min(chart["sizes"]) >= 14 for chart in report["chart"])
+    assert all(chart["outside"] == [] for chart in report["chart"])
 
 
 @pytest.mark.parametrize("url", ["manual/", "heads/"])

@@ -379,6 +379,49 @@
     return node;
   }
 
+  // A table wider than its column becomes one block per row, each cell named by its column
+  // (the header's words, set as an attribute that CSS shows): neither the page nor the view
+  // scrolls sideways on a phone (issue 24). Explicit roles keep it a table to assistive
+  // technology whatever its display.
+  function labelCells(table) {
+    var head = table.tHead && table.tHead.rows[0];
+    var names = head ? Array.prototype.map.call(head.cells, function (c) { return c.textContent; }) : [];
+    table.setAttribute("role", "table");
+    Array.prototype.forEach.call(table.rows, function (tr) {
+      if (tr.hasAttribute("role")) return;
+      tr.setAttribute("role", "row");
+      Array.prototype.forEach.call(tr.cells, function (cell, k) {
+        var scope = cell.getAttribute("scope");
+        cell.setAttribute("role", scope === "col" ? "columnheader" : scope === "row" ? "rowheader" : "cell");
+        // A zero-width space after each "_": a long column name breaks there, never mid-word.
+        if (cell.tagName === "TD" && names[k] && !cell.hasAttribute("colspan")) cell.setAttribute("data-col", names[k].replace(/_/g, "_\u200b"));
+      });
+    });
+  }
+
+  function fitTables(root) {
+    var tables = root.querySelectorAll(".selfattn-try-table");
+    Array.prototype.forEach.call(tables, function (table) { table.classList.remove("selfattn-try-stacked"); });
+    Array.prototype.forEach.call(tables, function (table) {
+      var room = table.parentNode.clientWidth;
+      if (room && table.offsetWidth > room + 0.5) {
+        labelCells(table);
+        table.classList.add("selfattn-try-stacked");
+      }
+    });
+  }
+
+  // text as text nodes with a <wbr> after each "_": a long id breaks there, not mid-word,
+  // and its textContent is unchanged.
+  function breakable(tag, attrs, text) {
+    var node = el(tag, attrs);
+    text.split(/(?<=_)/).forEach(function (part, k) {
+      if (k) node.appendChild(document.createElement("wbr"));
+      node.appendChild(document.createTextNode(part));
+    });
+    return node;
+  }
+
   function init(root) {
     var source = root.getAttribute("data-selfattn-data");
     if (!source || root.getAttribute("data-selfattn-ready")) return;
@@ -457,6 +500,15 @@
     }
     var all = data.groups.map(function (_, g) { return g; });
     update(all, true);
+    fitTables(root);
+    if (typeof ResizeObserver === "function") {
+      var fitWidth = root.clientWidth;
+      new ResizeObserver(function () {
+        if (root.clientWidth === fitWidth) return;
+        fitWidth = root.clientWidth;
+        fitTables(root);
+      }).observe(root);
+    }
 
     tInput.addEventListener("input", function () {
       var empty = tInput.value.trim() === "";
@@ -499,7 +551,7 @@
     var hasRef = group.reference !== null && group.reference !== undefined;
     var section = el("section", { class: "selfattn-try-group", "aria-labelledby": id + "cap" });
     var cap = el("p", { class: "selfattn-try-caption", id: id + "cap" });
-    cap.appendChild(el("strong", {}, W[group.kind || "target"] + " " + group.label));
+    cap.appendChild(breakable("strong", {}, W[group.kind || "target"] + " " + group.label));
     var summary = el("span", { class: "selfattn-try-summary", "aria-live": "polite", "data-q": "summary", "data-g": g });
     cap.appendChild(summary);
     section.appendChild(cap);
@@ -534,7 +586,7 @@
     function makeRow(i) {
       var row = group.rows[i];
       var tr = el("tr");
-      var th = el("th", { scope: "row" }, row.label);
+      var th = breakable("th", { scope: "row" }, row.label);
       var raw = row.raw === undefined ? row.token : row.raw;
       if (row.label !== raw) th.appendChild(el("small", {}, " (" + raw + ")"));
       tr.appendChild(th);
@@ -596,6 +648,7 @@
     function showRows() {
       body.textContent = "";
       for (var i = first; i < last(); i++) body.appendChild(rows[i] || makeRow(i));
+      if (table.classList.contains("selfattn-try-stacked")) labelCells(table);
       if (lastOut) showWeights(lastOut);
       if (paged) {
         pageText.textContent = (first + 1) + "–" + last() + " / " + n;
@@ -645,7 +698,7 @@
     // their sections get the paragraph the first time the build would refuse.
     if (given) section.appendChild(refusal);
 
-    var chart = group.heads[0].mode === "softmax" ? barChart(W, group) : null;
+    var chart = barChart(W, group, section);
     if (chart) section.appendChild(chart.svg);
 
     var vbox = el("div", { class: "selfattn-try-scroll" });
@@ -699,8 +752,12 @@
       section.appendChild(sepLine);
     }
 
+    function isEdited(i) {
+      return state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); });
+    }
+
     function markEdited(i) {
-      rows[i].classList.toggle("selfattn-try-edited", state.values[g].some(function (vals, hh) { return !Object.is(vals[i], group.heads[hh].values[i]); }));
+      rows[i].classList.toggle("selfattn-try-edited", isEdited(i));
     }
 
     function edit(h, i, v) {
@@ -770,10 +827,13 @@
         say(summary, " · —");
         return;
       }
-      var main = out.heads[0];
       lastOut = out;
       showWeights(out);
-      if (chart) chart.show(main.weights, main.top[0], data.format);
+      if (chart) {
+        chart.show(out.heads.map(function (r, hi) {
+          return { name: group.heads[hi].name, weights: r.weights, top: r.top[0] };
+        }), data.format, group.rows.map(function (_, i) { return isEdited(i); }));
+      }
       out.heads.forEach(function (r, hi) {
         r.context.forEach(function (v, a) { setNum(vecCells["context" + hi][a], formatRound(v), v); });
         if (!given) r.shift.forEach(function (v, a) { setNum(vecCells["shift" + hi][a], formatRound(v), v); });
@@ -829,7 +889,7 @@
     var cells = data.groups.map(function (group, g) {
       var tr = el("tr");
       var th = el("th", { scope: "row" });
-      th.appendChild(el("a", { href: "#" + id + "g" + g + "-cap" }, group.label));
+      th.appendChild(breakable("a", { href: "#" + id + "g" + g + "-cap" }, group.label));
       tr.appendChild(th);
       var row = { context: [], shift: [] };
       ["context", "shift"].forEach(function (key) {
@@ -902,66 +962,210 @@
   var PAGED_ABOVE = 200;
   var PAGE_ROWS = 100;
 
-  function barChart(W, group) {
-    var rowH = 22, labelW = 120, width = 340, barW = width - labelW - 56;
+  // The live chart follows the built figures' rules (issue 24): drawn at the width it is shown
+  // (one SVG unit is one CSS pixel, redrawn when the column changes), labels and values 14 units,
+  // a left-aligned title, colour roles with a second carrier (the top bar says so in words, an
+  // edited row's label carries " *" as in the table), labels shortened at a space or "_" with the
+  // full text in a <title>. Narrow columns put each label above its bar.
+  var TEXT = 14, TITLE = 18, INSET = 8, NARROW_BELOW = 480;
+  var measurer = null;
+
+  function textWidth(text, size, weight, family) {
+    if (!measurer) measurer = document.createElement("canvas").getContext("2d");
+    if (!measurer) return text.length * size * 0.62;
+    measurer.font = (weight || "400") + " " + size + "px " + family;
+    return measurer.measureText(text).width;
+  }
+
+  // text, shortened to width: at the last space, "_", "·" or "/" that fits, else by characters.
+  function fitText(text, width, measure) {
+    if (measure(text) <= width) return text;
+    var chars = Array.from(text);
+    var best = "";
+    for (var k = chars.length - 1; k > 0; k--) {
+      var head = chars.slice(0, k).join("");
+      if (measure(head + "…") > width) continue;
+      if (!best) best = head;
+      if (/[\s_·/]$/.test(head) || /^[\s_·/]/.test(chars[k])) return head.replace(/[\s_·/]+$/, "") + "…";
+    }
+    return (best || chars[0]) + "…";
+  }
+
+  // text in at most maxLines lines of width, broken at spaces only; a word or a last line that
+  // does not fit is shortened (fitText). Returns the lines.
+  function wrapText(text, width, maxLines, measure) {
+    var words = text.split(" ");
+    var lines = [];
+    var line = "";
+    for (var k = 0; k < words.length; k++) {
+      var next = line ? line + " " + words[k] : words[k];
+      if (!line || measure(next) <= width) {
+        line = next;
+        continue;
+      }
+      lines.push(line);
+      line = words[k];
+    }
+    lines.push(line);
+    if (lines.length > maxLines) lines = lines.slice(0, maxLines - 1).concat([lines.slice(maxLines - 1).join(" ")]);
+    return lines.map(function (l) { return fitText(l, width, measure); });
+  }
+
+  function svgEl(tag, attrs, text) {
+    var node = document.createElementNS(SVG, tag);
+    for (var key in attrs) node.setAttribute(key, attrs[key]);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // A text that may have been shortened: the full text rides in a <title> beside it, in a <g>.
+  function labelText(parent, full, shown, attrs) {
+    var text = svgEl("text", attrs, shown);
+    if (shown === full) {
+      parent.appendChild(text);
+      return text;
+    }
+    var g = svgEl("g", { class: "selfattn-try-shortened" });
+    g.appendChild(svgEl("title", {}, full));
+    g.appendChild(text);
+    parent.appendChild(g);
+    return text;
+  }
+
+  function barChart(W, group, host) {
     var n = group.rows.length;
     var shown = Math.min(n, MAX_BARS);
     var svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("class", "selfattn-try-chart");
-    svg.setAttribute("viewBox", "0 0 " + width + " " + ((shown + (n > shown ? 1 : 0)) * rowH + 4));
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", W.chart + " — " + group.label);
-    var labels = [], bars = [], values = [];
-    for (var k = 0; k < shown; k++) {
-      var y = k * rowH + 2;
-      var label = document.createElementNS(SVG, "text");
-      label.setAttribute("x", labelW - 6);
-      label.setAttribute("y", y + rowH / 2 + 4);
-      label.setAttribute("text-anchor", "end");
-      var rect = document.createElementNS(SVG, "rect");
-      rect.setAttribute("x", labelW);
-      rect.setAttribute("y", y + 3);
-      rect.setAttribute("height", rowH - 6);
-      rect.setAttribute("class", "selfattn-try-barfill");
-      var value = document.createElementNS(SVG, "text");
-      value.setAttribute("y", y + rowH / 2 + 4);
-      svg.appendChild(label);
-      svg.appendChild(rect);
-      svg.appendChild(value);
-      labels.push(label);
-      bars.push(rect);
-      values.push(value);
+    var last = null;
+    var drawnWidth = 0;
+    var hostWidth = 0;
+    var family = null;
+    var widths = {};
+
+    // series: one per head, {name, weights, top}; several heads give each candidate one bar per
+    // head, each bar named in words (the name is the series' carrier, not its colour).
+    function draw(series, spec, edited) {
+      // The column's width and font, read once (reading them after an edit's DOM writes would
+      // force a layout of the page on every keystroke); the observer below keeps the width.
+      if (!hostWidth) hostWidth = Math.round(host.clientWidth);
+      var width = hostWidth || 340;
+      drawnWidth = width;
+      if (!family) family = getComputedStyle(host).fontFamily || "sans-serif";
+      var measure = function (t, w, size) {
+        var key = (w || "400") + "/" + (size || TEXT) + "/" + t;
+        if (!(key in widths)) widths[key] = textWidth(t, size || TEXT, w, family);
+        return widths[key];
+      };
+      var first = series[0].weights;
+      var order = n > shown ? topRows(first, shown) : first.map(function (_, i) { return i; });
+      var labels = order.map(function (i) { return group.rows[i].label + (edited[i] ? " *" : ""); });
+      // An edited row's label is bold (the stylesheet's input-change role).
+      var labelWeight = function (k) { return edited[order[k]] ? "700" : "400"; };
+      var longest = 0;
+      labels.forEach(function (t, k) { longest = Math.max(longest, measure(t, labelWeight(k))); });
+      var many = series.length > 1;
+      var valueOf = function (s, i) {
+        return (many ? s.name + " " : "") + formatValue(s.weights[i], spec) + (i === s.top ? " · " + W.top : "");
+      };
+      var valueW = 0;
+      var scale = 0;
+      series.forEach(function (s) {
+        order.forEach(function (i) {
+          valueW = Math.max(valueW, measure(valueOf(s, i), i === s.top ? "700" : "400"));
+          scale = Math.max(scale, s.weights[i]);
+        });
+      });
+      // The longest bar spans the room (weights are written beside the bars).
+      if (!(scale > 0) || !isFinite(scale)) scale = 1;
+      // A narrow column puts labels above their bars, unless they are short (line ids); so do
+      // several heads, whose bars a label beside them would not name.
+      var narrow = many || (width < NARROW_BELOW && longest > width * 0.3);
+      var titleSize = width < NARROW_BELOW ? 16 : TITLE;
+      var titleFull = W.chart + " — " + group.label;
+      var right = width - INSET;
+      var labelW = 0, barH = 16, step = many ? 22 : 0, rowH, barX, labelY, barY;
+      if (narrow) {
+        barX = INSET; labelY = 15; barY = 20;
+        rowH = barY + barH + (series.length - 1) * step + 4;
+      } else {
+        labelW = Math.min(Math.ceil(longest), Math.round(width * 0.35));
+        barH = 18; rowH = 28; barX = INSET + labelW + 10; labelY = 19; barY = 5;
+      }
+      var barW = Math.max(20, right - barX - 6 - valueW);
+      var titleLines = wrapText(titleFull, right - INSET, 2, function (t) { return measure(t, "700", titleSize); });
+      var lineH = Math.round(titleSize * 1.3);
+      var top0 = 12 + titleLines.length * lineH;
+      var height = top0 + order.length * rowH + (n > shown ? rowH : 0) + 6;
+      svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+      svg.textContent = "";
+      // The title, left-aligned, on one or two lines (tspans); its full text in a <title> when shortened.
+      var title = svgEl("text", {
+        x: INSET, y: 4 + lineH - Math.round(titleSize * 0.3), "font-size": titleSize, "font-weight": 700, class: "selfattn-try-charttitle",
+      });
+      titleLines.forEach(function (l, k) {
+        title.appendChild(svgEl("tspan", { x: INSET, dy: k ? lineH : 0 }, l));
+      });
+      if (titleLines.join(" ") === titleFull) svg.appendChild(title);
+      else {
+        var wrap = svg.appendChild(svgEl("g", { class: "selfattn-try-shortened" }));
+        wrap.appendChild(svgEl("title", {}, titleFull));
+        wrap.appendChild(title);
+      }
+      // The zero line of the bars: an axis, grey.
+      svg.appendChild(svgEl("line", {
+        x1: barX, x2: barX, y1: top0, y2: top0 + order.length * rowH, class: "selfattn-try-axis",
+      }));
+      order.forEach(function (i, k) {
+        var y = top0 + k * rowH;
+        var labelRoom = narrow ? right - INSET : labelW;
+        labelText(svg, group.rows[i].label, fitText(labels[k], labelRoom, function (t) { return measure(t, labelWeight(k)); }), {
+          x: INSET, y: y + labelY, "font-size": TEXT, class: "selfattn-try-barlabel" + (edited[i] ? " selfattn-try-baredited" : ""),
+        });
+        series.forEach(function (s, h) {
+          var by = y + barY + h * step;
+          var len = Math.max(0, Math.min(1, s.weights[i] / scale)) * barW;
+          svg.appendChild(svgEl("rect", {
+            x: barX, y: by, width: len.toFixed(2), height: barH,
+            class: "selfattn-try-barfill" + (i === s.top ? " selfattn-try-bartop" : ""),
+          }));
+          svg.appendChild(svgEl("text", {
+            x: (barX + len + 6).toFixed(2), y: by + barH - 3, "font-size": TEXT,
+            "font-weight": i === s.top ? 700 : 400, class: "selfattn-try-barvalue",
+          }, valueOf(s, i)));
+        });
+      });
+      if (n > shown) {
+        var inChart = {};
+        order.forEach(function (i) { inChart[i] = true; });
+        var others = 0;
+        for (var i = 0; i < n; i++) if (!inChart[i]) others += first[i];
+        var restFull = "+ " + (n - shown) + " · " + W.weight + " " + formatValue(others, spec);
+        svg.appendChild(svgEl("text", { x: INSET, y: top0 + order.length * rowH + 20, "font-size": TEXT }, restFull));
+      }
     }
-    var rest = null;
-    if (n > shown) {
-      rest = document.createElementNS(SVG, "text");
-      rest.setAttribute("x", labelW);
-      rest.setAttribute("y", shown * rowH + rowH / 2 + 6);
-      svg.appendChild(rest);
+
+    // A web font that arrives after the first drawing changes every text's width.
+    if (document.fonts && document.fonts.ready) {
+      document.fonts.ready.then(function () {
+        widths = {};
+        family = null;
+        if (last) draw.apply(null, last);
+      });
     }
-    function short(text) {
-      return text.length > 14 ? text.slice(0, 13) + "…" : text;
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(function (entries) {
+        hostWidth = Math.round(entries[entries.length - 1].contentRect.width);
+        if (last && hostWidth && hostWidth !== drawnWidth) draw.apply(null, last);
+      }).observe(host);
     }
     return {
       svg: svg,
-      show: function (weights, top, spec) {
-        var order = n > shown ? topRows(weights, shown) : weights.map(function (_, i) { return i; });
-        order.forEach(function (i, k) {
-          var w = weights[i];
-          var len = Math.max(0, Math.min(1, w)) * barW;
-          labels[k].textContent = short(group.rows[i].label);
-          bars[k].setAttribute("width", len.toFixed(2));
-          bars[k].classList.toggle("selfattn-try-bartop", i === top);
-          values[k].setAttribute("x", (labelW + len + 4).toFixed(2));
-          values[k].textContent = formatValue(w, spec);
-        });
-        if (rest) {
-          var inChart = {};
-          order.forEach(function (i) { inChart[i] = true; });
-          var others = 0;
-          for (var i = 0; i < n; i++) if (!inChart[i]) others += weights[i];
-          rest.textContent = "+ " + (n - shown) + " · " + W.weight + " " + formatValue(others, spec);
-        }
+      show: function (series, spec, edited) {
+        last = [series, spec, edited || []];
+        draw.apply(null, last);
       },
     };
   }
