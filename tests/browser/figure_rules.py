@@ -125,7 +125,11 @@ MEASURE = r"""
     const sizes = texts.map((t) => {
       const size = Math.min(...runs(t).map((e) => parseFloat(getComputedStyle(e).fontSize)
         * scaleOf(unitMatrix(e, svg))));
-      return { s: t.textContent.trim().slice(0, 60), id: groupId(t), unit: size };
+      const whole = t.textContent.trim();
+      const g = t.parentElement && t.parentElement.closest("g[id]");
+      const named = !!(g && [...g.children].some((c) => c.tagName.toLowerCase() === "title"));
+      return { s: whole.slice(0, 60), id: groupId(t), unit: size, first: whole[0],
+               last: whole[whole.length - 1], named };
     });
     const shown = svg.checkVisibility() && svg.getBoundingClientRect().width > 0;
     const out = {
@@ -168,6 +172,7 @@ MEASURE = r"""
         opacity: opacity(e), box: R(r),
         pattern: colorsOfPattern(svg, cs.fill),
         legend: !!e.closest('g[id*="legend"]'),
+        axis: !!e.closest('g[id*="tick_"], g[id*="matplotlib.axis"], g[id*="grid"]'),
         visible: e.checkVisibility(),
       };
       if (cs.fill === "none" && cs.stroke !== "none" && e.getTotalLength) {
@@ -387,7 +392,7 @@ def marks_of(drawing: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
         k: [] for k in ("bar", "point", "line", "frame", "background")
     }
     for mark in drawing["marks"]:
-        if not mark["visible"] or mark["opacity"] <= 0.01:
+        if not mark["visible"] or mark["opacity"] <= 0.01 or mark["axis"]:
             continue
         box = mark["box"]
         filled = _painted(mark["fill"], mark["fillOpacity"] * mark["opacity"])
@@ -403,7 +408,7 @@ def marks_of(drawing: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
             found["point"].append(mark)
         elif filled:
             found["bar"].append(mark)
-        elif mark.get("points") and "tick" not in mark["id"] and "grid" not in mark["id"]:
+        elif mark.get("points"):
             found["line"].append(mark)
     return found
 
@@ -466,21 +471,33 @@ def check_viewbox(page: Mapping[str, Any], width: int) -> list[str]:
             parts = d["viewBox"].split()
             if d["cls"] == "narrow":
                 if len(parts) != 4 or float(parts[2]) != NARROW_WIDTH:
-                    faults.append(f"{_name(chart)} narrow: viewBox {d['viewBox']!r}, want width 360")
+                    faults.append(
+                        f"{_name(chart)} narrow: viewBox {d['viewBox']!r}, want width 360"
+                    )
             elif " ".join(f"{float(p):g}" for p in parts) not in WIDE_VIEWBOXES:
-                faults.append(f"{_name(chart)} {d['cls']}: viewBox {d['viewBox']!r}, want 760×430 or 920×430")
+                faults.append(
+                    f"{_name(chart)} {d['cls']}: viewBox {d['viewBox']!r}, want 760×430 or 920×430"
+                )
     return faults
 
 
-def _title_index(sizes: list[dict[str, Any]]) -> int | None:
-    """The title: a text in a group named ``…title…``, else the largest (the topmost of them)."""
+def _title_index(drawing: Mapping[str, Any]) -> int | None:
+    """The drawn title: a text in a group named ``…title…``, else the text that repeats the
+    ``<title>``, else a text larger than every other one. None: the drawing has no title."""
+    sizes = drawing["sizes"]
     named = [i for i, s in enumerate(sizes) if "title" in s["id"]]
     if named:
         return named[0]
-    if not sizes:
+    title = (drawing["title"] or "").strip()
+    same = [i for i, s in enumerate(sizes) if title and s["s"] == title[:60]]
+    if same:
+        return same[0]
+    if len(sizes) < 2:
         return None
-    biggest = max(s["unit"] for s in sizes)
-    return next(i for i, s in enumerate(sizes) if s["unit"] == biggest)
+    ranked = sorted(range(len(sizes)), key=lambda i: -sizes[i]["unit"])
+    if sizes[ranked[0]]["unit"] > sizes[ranked[1]]["unit"]:
+        return ranked[0]
+    return None
 
 
 def check_unit_sizes(page: Mapping[str, Any], width: int) -> list[str]:
@@ -490,11 +507,15 @@ def check_unit_sizes(page: Mapping[str, Any], width: int) -> list[str]:
         for d in chart["drawings"]:
             sizes = d["sizes"]
             if d["cls"] == "narrow":
-                small = [(s["s"], round(s["unit"], 1)) for s in sizes if s["unit"] < NARROW_MIN_TEXT]
+                small = [
+                    (s["s"], round(s["unit"], 1)) for s in sizes if s["unit"] < NARROW_MIN_TEXT
+                ]
                 if small:
-                    faults.append(f"{_name(chart)} narrow: {len(small)} texts < 12 units: {small[:4]}")
+                    faults.append(
+                        f"{_name(chart)} narrow: {len(small)} texts < 12 units: {small[:4]}"
+                    )
                 continue
-            title = _title_index(sizes)
+            title = _title_index(d)
             if title is not None and sizes[title]["unit"] < WIDE_MIN_TITLE:
                 faults.append(
                     f"{_name(chart)} {d['cls']}: title {sizes[title]['s']!r} "
@@ -506,7 +527,9 @@ def check_unit_sizes(page: Mapping[str, Any], width: int) -> list[str]:
                 if i != title and s["unit"] < WIDE_MIN_LABEL
             ]
             if small:
-                faults.append(f"{_name(chart)} {d['cls']}: {len(small)} texts < 14 units: {small[:4]}")
+                faults.append(
+                    f"{_name(chart)} {d['cls']}: {len(small)} texts < 14 units: {small[:4]}"
+                )
     return faults
 
 
@@ -586,10 +609,9 @@ def check_title_left(page: Mapping[str, Any], width: int) -> list[str]:
     faults = []
     for chart in page["charts"]:
         for d in _shown(chart):
-            title = _title_index(d["sizes"])
+            title = _title_index(d)
             if title is None:
-                faults.append(f"{_name(chart)} {d['cls']}: no title text")
-                continue
+                continue  # no drawn title (the <title> is checked on its own)
             parts = [float(p) for p in d["viewBox"].split()] or [0, 0, 1, 1]
             x = d["texts"][title]["ubox"]["l"] - parts[0]
             if not (TITLE_INSET <= x <= parts[2] / 4):
@@ -611,7 +633,9 @@ def check_text_overlap(page: Mapping[str, Any], width: int) -> list[str]:
                 if _overlap(a["box"], b["box"])
             ]
             if pairs:
-                faults.append(f"{_name(chart)} {d['cls']}: {len(pairs)} text pairs overlap: {pairs[:4]}")
+                faults.append(
+                    f"{_name(chart)} {d['cls']}: {len(pairs)} text pairs overlap: {pairs[:4]}"
+                )
     return faults
 
 
@@ -632,7 +656,11 @@ def check_text_mark_overlap(page: Mapping[str, Any], width: int) -> list[str]:
             for t in d["texts"]:
                 for kind in ("bar", "point"):
                     hits += [
-                        (t["s"], f"{kind} {m['id'] or m['tag']}", _fmt(_intersect(t["box"], m["box"])))
+                        (
+                            t["s"],
+                            f"{kind} {m['id'] or m['tag']}",
+                            _fmt(_intersect(t["box"], m["box"])),
+                        )
                         for m in marks[kind]
                         if _overlap(t["box"], m["box"]) and not _own(t, m)
                     ]
@@ -642,7 +670,9 @@ def check_text_mark_overlap(page: Mapping[str, Any], width: int) -> list[str]:
                     if not _own(t, m) and _line_hits(t["box"], m["points"])
                 ]
             if hits:
-                faults.append(f"{_name(chart)} {d['cls']}: {len(hits)} text/mark overlaps: {hits[:4]}")
+                faults.append(
+                    f"{_name(chart)} {d['cls']}: {len(hits)} text/mark overlaps: {hits[:4]}"
+                )
     return faults
 
 
@@ -686,9 +716,10 @@ def check_points_visible(page: Mapping[str, Any], width: int) -> list[str]:
             hidden = []
             for n, p in enumerate(points):
                 for q in points[n + 1 :]:
-                    opaque = _painted(q["fill"], q["fillOpacity"]) and q["fillOpacity"] * q[
-                        "opacity"
-                    ] >= 0.6
+                    opaque = (
+                        _painted(q["fill"], q["fillOpacity"])
+                        and q["fillOpacity"] * q["opacity"] >= 0.6
+                    )
                     if opaque and _inside(p["box"], q["box"], tol=0.5):
                         hidden.append((p["id"] or p["tag"], q["id"] or q["tag"]))
                         break
@@ -696,6 +727,28 @@ def check_points_visible(page: Mapping[str, Any], width: int) -> list[str]:
                 faults.append(
                     f"{_name(chart)} {d['cls']}: {len(hidden)}/{len(points)} points hidden under "
                     f"another: {hidden[:4]}"
+                )
+    return faults
+
+
+def check_chart_breaks(page: Mapping[str, Any], width: int) -> list[str]:
+    """A chart label set on several lines (texts of one group that carries the full name as its
+    ``<title>``) breaks only where a mermaid label may: never inside a word."""
+    faults = []
+    for chart in page["charts"]:
+        for d in chart["drawings"]:
+            bad = [
+                f"{a['s']!r}/{b['s']!r}"
+                for a, b in itertools.pairwise(d["sizes"])
+                if a["named"]
+                and a["id"] == b["id"]
+                and not break_ok(
+                    {"prev": a["last"], "next": b["first"], "space": False, "item": False}
+                )
+            ]
+            if bad:
+                faults.append(
+                    f"{_name(chart)} {d['cls']}: {len(bad)} labels broken inside a word: {bad[:4]}"
                 )
     return faults
 
@@ -713,6 +766,7 @@ CHART_CHECKS: dict[str, Callable[[Mapping[str, Any], int], list[str]]] = {
     "text_mark_overlap": check_text_mark_overlap,
     "fill_contrast": check_fill_contrast,
     "points_visible": check_points_visible,
+    "chart_word_breaks": check_chart_breaks,
 }
 
 # ------------------------------------------------------------------------------------------------
@@ -782,16 +836,19 @@ def check_mermaid_fits(page: Mapping[str, Any], width: int) -> list[str]:
     return faults
 
 
-_BREAK_AFTER = set(" _·,、，；;：:")
+_BREAK_AFTER = set(" _·,、，；;：:…")
+_BREAK_BEFORE = set(" _·…")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def break_ok(brk: Mapping[str, Any]) -> bool:
-    """A rendered line break at a space, ``_``, ``·``, ``,``, an item boundary or between Han."""
+    """A line break at a space, ``_``, ``·``, ``,`` (either side of ``_``, ``·``), at a "…"
+    that already marks a shortened name, at an item boundary, or between two Han ideographs."""
     return bool(
         brk["space"]
         or brk["item"]
         or brk["prev"] in _BREAK_AFTER
+        or brk["next"] in _BREAK_BEFORE
         or (_HAN.match(brk["prev"]) and _HAN.match(brk["next"]))
     )
 

@@ -8,7 +8,7 @@ figure_rules.MEASURE) and judged by every rule in figure_rules.CHECKS, one test 
 failure names the page, width, scheme, rule, figure and the measured number.
 
 A control page of planted faults (two texts on each other, a text across another bar, a fill
-that vanishes into the page, a point hidden under another, tiny text, a centred title, a mermaid
+that vanishes into the page, a point hidden under another, tiny text, a title on the right, a label broken mid-word, a mermaid
 diagram four boxes wide, a Korean word too long for its box) must make the same checks fail: the
 audit can fail.
 """
@@ -47,7 +47,9 @@ PAGES: dict[str, AuditPage] = {
     for stem in CHAPTERS
     for language in LANGUAGES
 }
-PAGES |= {f"probe-{name}": AuditPage("probe", f"{name}/") for name in ("targets", "questions", "heads")}
+PAGES |= {
+    f"probe-{name}": AuditPage("probe", f"{name}/") for name in ("targets", "questions", "heads")
+}
 CONTROL = AuditPage("probe", "control/")
 
 # -- the probe site ------------------------------------------------------------------------------
@@ -103,7 +105,9 @@ CANDIDATES = (
 
 
 def _targets_csv() -> str:
-    rows = ["document_id,target_token,candidate_token,candidate_role,evidence_pack,evidence_cap,score"]
+    rows = [
+        "document_id,target_token,candidate_token,candidate_role,evidence_pack,evidence_cap,score"
+    ]
     for t, target in enumerate(TARGETS):
         for c, candidate in enumerate(CANDIDATES):
             score = round(0.2 + ((t * 7 + c * 3) % 11) / 4, 2)
@@ -136,19 +140,34 @@ HEADS = {
     "head_two_condition": "w_two",
     "head_three_condition_copy": "w_three",
 }
-SCENARIOS = ("balanced_heads_all_alike", "decision_vs_condition_split", "condition_heavy_both_heads")
+SCENARIOS = (
+    "balanced_heads_all_alike",
+    "decision_vs_condition_split",
+    "condition_heavy_both_heads",
+)
 TOKENS = ("정지결정_기록", "압력이상_경보", "복귀조건_확인", "operator_signature")
 
 
 def _heads_csv() -> str:
-    rows = ["report_id,scenario,token,relation_role,decision_axis,evidence_axis," + ",".join(HEADS.values())]
+    rows = [
+        "report_id,scenario,token,relation_role,decision_axis,evidence_axis,"
+        + ",".join(HEADS.values())
+    ]
     weights = {  # per scenario, per head: weights of the four tokens (each head sums to 1)
         # every head alike: four points at one place
         SCENARIOS[0]: [(0.25, 0.25, 0.25, 0.25)] * 4,
-        SCENARIOS[1]: [(0.25, 0.25, 0.25, 0.25), (0.7, 0.1, 0.1, 0.1), (0.1, 0.1, 0.7, 0.1),
-                       (0.1, 0.1, 0.7, 0.1)],
-        SCENARIOS[2]: [(0.4, 0.2, 0.2, 0.2), (0.1, 0.2, 0.6, 0.1), (0.1, 0.1, 0.7, 0.1),
-                       (0.1, 0.1, 0.7, 0.1)],
+        SCENARIOS[1]: [
+            (0.25, 0.25, 0.25, 0.25),
+            (0.7, 0.1, 0.1, 0.1),
+            (0.1, 0.1, 0.7, 0.1),
+            (0.1, 0.1, 0.7, 0.1),
+        ],
+        SCENARIOS[2]: [
+            (0.4, 0.2, 0.2, 0.2),
+            (0.1, 0.2, 0.6, 0.1),
+            (0.1, 0.1, 0.7, 0.1),
+            (0.1, 0.1, 0.7, 0.1),
+        ],
     }
     vectors = ((1.0, 0.0), (0.0, 2.0), (3.0, 1.0), (0.5, 0.5))
     for scenario in SCENARIOS:
@@ -208,22 +227,23 @@ _PLANTED_SVG = """\
 <svg class="selfattn-chart selfattn-chart-{cls}" viewBox="0 0 {w} 430" role="img"
      xmlns="http://www.w3.org/2000/svg" style="width:100%;height:auto">
 <title>planted faults</title><desc>two texts on each other, a faint bar, a hidden point</desc>
-<g id="pl-title"><text x="{mid}" y="40" style="font-size:20px;text-anchor:middle;fill:currentColor">Planted title, centred</text></g>
+<g id="pl-title"><text x="{end}" y="40" style="font-size:20px;text-anchor:end;fill:currentColor">Planted title, right</text></g>
 <g id="pl-bar_0_0"><path d="M 40 380 L 140 380 L 140 200 L 40 200 z" style="fill: var(--md-default-fg-color--lightest)"/></g>
 <g id="pl-bar_0_1"><path d="M 180 380 L 280 380 L 280 150 L 180 150 z" style="fill:#2563eb"/></g>
 <g id="pl-value_0_0"><text x="150" y="160" style="font-size:16px;fill:currentColor">0.123 across the next bar</text></g>
 <g id="pl-label_a"><text x="40" y="110" style="font-size:16px;fill:currentColor">overlapping label one</text></g>
 <g id="pl-label_b"><text x="50" y="114" style="font-size:16px;fill:currentColor">overlapping label two</text></g>
+<g id="pl-candidate_9"><title>single_head_reference</title><text x="200" y="396" style="font-size:14px;fill:currentColor">single_head_refere</text><text x="200" y="414" style="font-size:14px;fill:currentColor">nce</text></g>
 <g id="pl-tiny"><text x="300" y="110" style="font-size:6px;fill:currentColor">tiny text</text></g>
 <g id="pl-point_0_0"><circle cx="320" cy="300" r="6" style="fill:#ef4444"/></g>
 <g id="pl-point_1_0"><circle cx="320" cy="300" r="6" style="fill:#2563eb"/></g>
 </svg>"""
 
 CONTROL_MD = (
-    "# planted faults\n\n<div class=\"selfattn-chart-box\">\n"
-    + _PLANTED_SVG.format(cls="wide", w=760, mid=380).replace("\n", " ")
+    '# planted faults\n\n<div class="selfattn-chart-box">\n'
+    + _PLANTED_SVG.format(cls="wide", w=760, end=740).replace("\n", " ")
     + "\n"
-    + _PLANTED_SVG.format(cls="narrow", w=360, mid=180).replace("\n", " ")
+    + _PLANTED_SVG.format(cls="narrow", w=360, end=350).replace("\n", " ")
     + "\n</div>\n\n"
     + textwrap.dedent(
         """\
@@ -245,6 +265,7 @@ CONTROL_FAULTS = (
     "title_left",
     "mermaid_side_by_side",
     "mermaid_word_breaks",
+    "chart_word_breaks",
 )
 """The rules the control page breaks on purpose, at every width and in both palettes."""
 
