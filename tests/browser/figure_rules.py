@@ -94,8 +94,9 @@ MEASURE = r"""
     for (let e = el; e && e !== stop.parentElement; e = e.parentElement) {
       if (e.scrollWidth > e.clientWidth + 1
           && ["auto", "scroll"].includes(getComputedStyle(e).overflowX)) {
-        found.push({ tag: e.tagName.toLowerCase(), cls: e.className && e.className.baseVal === undefined
-          ? String(e.className) : "", scroll: e.scrollWidth, client: e.clientWidth });
+        const cls = typeof e.className === "string" ? e.className : "";
+        found.push({ tag: e.tagName.toLowerCase(), cls, scroll: e.scrollWidth,
+                     client: e.clientWidth });
       }
     }
     return found;
@@ -149,19 +150,20 @@ MEASURE = r"""
       const bb = t.getBBox();
       const lines = new Set(runs(t).map((e) => e.getAttribute("y") || "")).size || 1;
       const inset = Math.max(0, (bb.height / lines - fs) / 2);
-      const em = { x: bb.x, y: bb.y + inset, width: bb.width, height: Math.max(0, bb.height - 2 * inset) };
+      const em = { x: bb.x, y: bb.y + inset, width: bb.width,
+                   height: Math.max(0, bb.height - 2 * inset) };
       const px = Math.min(...runs(t).map((e) => parseFloat(getComputedStyle(e).fontSize)
         * scaleOf((e.closest("text") || e).getScreenCTM())));
       return {
         i, s: sizes[i].s, id: sizes[i].id, unit: sizes[i].unit, px,
         box: screenBox(t, em),
-        ubox: (() => { const m = unitMatrix(t, svg); const b = screenBox({ getScreenCTM: () => m }, em);
-                       return b; })(),
+        ubox: screenBox({ getScreenCTM: () => unitMatrix(t, svg) }, em),
         legend: !!t.closest('g[id*="legend"]'),
       };
     });
-    const shapes = [...svg.querySelectorAll("path, rect, circle, ellipse, polygon, polyline, line, use")]
-      .filter((e) => !e.closest("defs, clipPath, pattern, marker, mask, symbol, text, title"));
+    const shapes = [...svg.querySelectorAll(
+      "path, rect, circle, ellipse, polygon, polyline, line, use")].filter(
+      (e) => !e.closest("defs, clipPath, pattern, marker, mask, symbol, text, title"));
     out.marks = shapes.map((e, i) => {
       const cs = getComputedStyle(e);
       const r = e.getBoundingClientRect();
@@ -245,8 +247,8 @@ MEASURE = r"""
         gap = false;
       }
       lines.push(line.trim());
-      return { text: (node.textContent || "").trim().slice(0, 120), box: R(shape.getBoundingClientRect()),
-               px, breaks, lines };
+      return { text: (node.textContent || "").trim().slice(0, 120),
+               box: R(shape.getBoundingClientRect()), px, breaks, lines };
     });
     return {
       n: n + 1, rendered: true, rect: R(rect), host: R(host.getBoundingClientRect()),
@@ -554,8 +556,9 @@ def check_fits_column(page: Mapping[str, Any], width: int) -> list[str]:
                 and d["rect"]["r"] <= column["r"] + TOLERANCE
             ):
                 faults.append(
-                    f"{_name(chart)} {d['cls']}: drawn at x {d['rect']['l']:.0f}–{d['rect']['r']:.0f}"
-                    f" outside the column {column['l']:.0f}–{column['r']:.0f}"
+                    f"{_name(chart)} {d['cls']}: drawn at x "
+                    f"{d['rect']['l']:.0f}–{d['rect']['r']:.0f} outside the column "
+                    f"{column['l']:.0f}–{column['r']:.0f}"
                 )
     return faults
 
@@ -702,7 +705,8 @@ def check_fill_contrast(page: Mapping[str, Any], width: int) -> list[str]:
                 unique = sorted(set(low), key=lambda x: x[2])
                 faults.append(
                     f"{_name(chart)} {d['cls']}: {len(low)} fills < 3:1 on "
-                    f"rgb({background[0]:.0f},{background[1]:.0f},{background[2]:.0f}): {unique[:4]}"
+                    "rgb({:.0f},{:.0f},{:.0f}): ".format(*background)
+                    + f"{unique[:4]}"
                 )
     return faults
 
@@ -814,7 +818,8 @@ def check_mermaid_text_px(page: Mapping[str, Any], width: int) -> list[str]:
         sizes = [px for n in f.get("nodes", []) for px in n["px"]]
         if sizes and min(sizes) < need - 0.05:
             faults.append(
-                f"{_mermaid_name(f)}: node text {min(sizes):.1f}–{max(sizes):.1f} px, want ≥ {need:g}"
+                f"{_mermaid_name(f)}: node text {min(sizes):.1f}–{max(sizes):.1f} px, "
+                f"want ≥ {need:g}"
             )
     return faults
 

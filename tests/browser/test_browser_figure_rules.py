@@ -8,9 +8,9 @@ figure_rules.MEASURE) and judged by every rule in figure_rules.CHECKS, one test 
 failure names the page, width, scheme, rule, figure and the measured number.
 
 A control page of planted faults (two texts on each other, a text across another bar, a fill
-that vanishes into the page, a point hidden under another, tiny text, a title on the right, a label broken mid-word, a mermaid
-diagram four boxes wide, a Korean word too long for its box) must make the same checks fail: the
-audit can fail.
+that vanishes into the page, a point hidden under another, tiny text, a title on the right, a
+label broken mid-word, a mermaid diagram four boxes wide, a Korean word too long for its box)
+must make the same checks fail: the audit can fail.
 """
 
 from __future__ import annotations
@@ -223,34 +223,59 @@ show: [chart, context_chart, separation_chart, context_space, mermaid]
 }
 
 # Planted faults, drawn as the contract's markup (a box with a wide and a narrow drawing).
-_PLANTED_SVG = """\
-<svg class="selfattn-chart selfattn-chart-{cls}" viewBox="0 0 {w} 430" role="img"
-     xmlns="http://www.w3.org/2000/svg" style="width:100%;height:auto">
-<title>planted faults</title><desc>two texts on each other, a faint bar, a hidden point</desc>
-<g id="pl-title"><text x="{end}" y="40" style="font-size:20px;text-anchor:end;fill:currentColor">Planted title, right</text></g>
-<g id="pl-bar_0_0"><path d="M 40 380 L 140 380 L 140 200 L 40 200 z" style="fill: var(--md-default-fg-color--lightest)"/></g>
-<g id="pl-bar_0_1"><path d="M 180 380 L 280 380 L 280 150 L 180 150 z" style="fill:#2563eb"/></g>
-<g id="pl-value_0_0"><text x="150" y="160" style="font-size:16px;fill:currentColor">0.123 across the next bar</text></g>
-<g id="pl-label_a"><text x="40" y="110" style="font-size:16px;fill:currentColor">overlapping label one</text></g>
-<g id="pl-label_b"><text x="50" y="114" style="font-size:16px;fill:currentColor">overlapping label two</text></g>
-<g id="pl-candidate_9"><title>single_head_reference</title><text x="200" y="396" style="font-size:14px;fill:currentColor">single_head_refere</text><text x="200" y="414" style="font-size:14px;fill:currentColor">nce</text></g>
-<g id="pl-tiny"><text x="300" y="110" style="font-size:6px;fill:currentColor">tiny text</text></g>
-<g id="pl-point_0_0"><circle cx="320" cy="300" r="6" style="fill:#ef4444"/></g>
-<g id="pl-point_1_0"><circle cx="320" cy="300" r="6" style="fill:#2563eb"/></g>
-</svg>"""
+_TEXT = '<text x="{x}" y="{y}" style="font-size:{size}px;fill:currentColor{more}">{text}</text>'
+_PLANTED_SVG = "".join(
+    [
+        '<svg class="selfattn-chart selfattn-chart-{cls}" viewBox="0 0 {w} 430" role="img"',
+        ' xmlns="http://www.w3.org/2000/svg" style="width:100%;height:auto">',
+        "<title>planted faults</title><desc>texts on texts, a faint bar, a hidden point</desc>",
+        # a title on the right
+        '<g id="pl-title">',
+        _TEXT.format(x="{end}", y=40, size=20, more=";text-anchor:end", text="Planted title"),
+        "</g>",
+        # a bar that vanishes into the page (light and dark), and one a value label runs across
+        '<g id="pl-bar_0_0"><path d="M 40 380 L 140 380 L 140 200 L 40 200 z"',
+        ' style="fill: var(--md-default-fg-color--lightest)"/></g>',
+        '<g id="pl-bar_0_1"><path d="M 180 380 L 280 380 L 280 150 L 180 150 z"',
+        ' style="fill:#2563eb"/></g>',
+        '<g id="pl-value_0_0">',
+        _TEXT.format(x=150, y=160, size=16, more="", text="0.123 across the next bar"),
+        "</g>",
+        # two texts on each other
+        '<g id="pl-label_a">',
+        _TEXT.format(x=40, y=110, size=16, more="", text="overlapping label one"),
+        '</g><g id="pl-label_b">',
+        _TEXT.format(x=50, y=114, size=16, more="", text="overlapping label two"),
+        "</g>",
+        # a name broken inside a word (its full text is the group's <title>)
+        '<g id="pl-candidate_9"><title>single_head_reference</title>',
+        _TEXT.format(x=200, y=396, size=14, more="", text="single_head_refere"),
+        _TEXT.format(x=200, y=414, size=14, more="", text="nce"),
+        "</g>",
+        # tiny text
+        '<g id="pl-tiny">',
+        _TEXT.format(x=300, y=110, size=6, more="", text="tiny text"),
+        "</g>",
+        # a point drawn exactly over another
+        '<g id="pl-point_0_0"><circle cx="320" cy="300" r="6" style="fill:#ef4444"/></g>',
+        '<g id="pl-point_1_0"><circle cx="320" cy="300" r="6" style="fill:#2563eb"/></g>',
+        "</svg>",
+    ]
+)
+LONG_KOREAN_WORD = "재기동승인조건확인대상" * 3
 
 CONTROL_MD = (
     '# planted faults\n\n<div class="selfattn-chart-box">\n'
-    + _PLANTED_SVG.format(cls="wide", w=760, end=740).replace("\n", " ")
+    + _PLANTED_SVG.format(cls="wide", w=760, end=740)
     + "\n"
-    + _PLANTED_SVG.format(cls="narrow", w=360, end=350).replace("\n", " ")
+    + _PLANTED_SVG.format(cls="narrow", w=360, end=350)
     + "\n</div>\n\n"
     + textwrap.dedent(
-        """\
+        f"""\
         ```mermaid
         flowchart LR
           A["first box"] --> B["second box"] --> C["third box"] --> D["fourth box"]
-          D --> E["재기동승인조건확인대상재기동승인조건확인대상재기동승인조건확인대상재기동승인조건"]
+          D --> E["{LONG_KOREAN_WORD}"]
         ```
         """
     )
@@ -368,7 +393,11 @@ def test_figure_rule(
 ) -> None:
     measured = audit(PAGES[page_id], width, scheme)
     faults = CHECKS[rule](measured, width)
-    assert not faults, f"{page_id} at {width} px, {scheme}: rule {rule}:\n  " + "\n  ".join(faults)
+    if faults:
+        pytest.fail(
+            f"{page_id} at {width} px, {scheme}: rule {rule}:\n  " + "\n  ".join(faults),
+            pytrace=False,
+        )
 
 
 def test_every_page_has_figures(audit: Callable[[AuditPage, int, str], dict[str, Any]]) -> None:
@@ -382,7 +411,8 @@ def test_every_page_has_figures(audit: Callable[[AuditPage, int, str], dict[str,
         if want:
             assert (charts, mermaids) == want, f"{page_id}: {charts} charts, {mermaids} mermaid"
         else:
-            assert charts >= 1 and mermaids >= 1, f"{page_id}: {charts} charts, {mermaids} mermaid"
+            assert charts >= 1, f"{page_id}: {charts} charts"
+            assert mermaids >= 1, f"{page_id}: {mermaids} mermaid figures"
 
 
 # -- the control: the same checks must fail on planted faults --------------------------------------
