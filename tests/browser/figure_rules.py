@@ -101,11 +101,14 @@ MEASURE = r"""
     }
     return found;
   };
+  // A pattern fill (a hatched bar): its face, the rect that fills the tile, else its ink.
   const colorsOfPattern = (svg, fill) => {
     const m = /url\(["']?#([^"')]+)["']?\)/.exec(fill);
     if (!m) return null;
     const p = svg.querySelector("#" + CSS.escape(m[1]));
     if (!p) return [];
+    const face = [...p.children].find((e) => e.tagName.toLowerCase() === "rect");
+    if (face && getComputedStyle(face).fill !== "none") return [getComputedStyle(face).fill];
     const colors = [];
     for (const e of p.querySelectorAll("*")) {
       const cs = getComputedStyle(e);
@@ -680,7 +683,8 @@ def check_text_mark_overlap(page: Mapping[str, Any], width: int) -> list[str]:
 
 
 def check_fill_contrast(page: Mapping[str, Any], width: int) -> list[str]:
-    """Every filled mark (a pattern: its most contrasting colour) ≥ 3:1 against the page."""
+    """Every filled mark ≥ 3:1 against the page (a hatched fill: its face colour, the rect under
+    the hatching; a pattern without one: its most contrasting colour)."""
     faults = []
     for chart in page["charts"]:
         for d in _shown(chart):
