@@ -133,7 +133,7 @@ MEASURE = r"""
       const g = t.parentElement && t.parentElement.closest("g[id]");
       const named = !!(g && [...g.children].some((c) => c.tagName.toLowerCase() === "title"));
       return { s: whole.slice(0, 60), id: groupId(t), unit: size, first: whole[0],
-               last: whole[whole.length - 1], named };
+               last: whole[whole.length - 1], named, anchor: getComputedStyle(t).textAnchor };
     });
     const shown = svg.checkVisibility() && svg.getBoundingClientRect().width > 0;
     const out = {
@@ -611,7 +611,8 @@ def check_in_view(page: Mapping[str, Any], width: int) -> list[str]:
 
 
 def check_title_left(page: Mapping[str, Any], width: int) -> list[str]:
-    """The displayed drawing's title starts in the left quarter, ≥ 18 units from the left edge."""
+    """The displayed drawing's title is set left-aligned (text-anchor start) and starts in the
+    left quarter, ≥ 18 units from the left edge."""
     faults = []
     for chart in page["charts"]:
         for d in _shown(chart):
@@ -620,7 +621,13 @@ def check_title_left(page: Mapping[str, Any], width: int) -> list[str]:
                 continue  # no drawn title (the <title> is checked on its own)
             parts = [float(p) for p in d["viewBox"].split()] or [0, 0, 1, 1]
             x = d["texts"][title]["ubox"]["l"] - parts[0]
-            if not (TITLE_INSET <= x <= parts[2] / 4):
+            anchor = d["sizes"][title]["anchor"]
+            if anchor != "start":
+                faults.append(
+                    f"{_name(chart)} {d['cls']}: title {d['texts'][title]['s']!r} is set with "
+                    f"text-anchor {anchor!r} (starts at x={x:.1f} units), not left-aligned"
+                )
+            elif not (TITLE_INSET <= x <= parts[2] / 4):
                 faults.append(
                     f"{_name(chart)} {d['cls']}: title {d['texts'][title]['s']!r} starts at "
                     f"x={x:.1f} units (want 18 ≤ x ≤ {parts[2] / 4:.0f})"
