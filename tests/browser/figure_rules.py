@@ -389,7 +389,8 @@ def _painted(color: str, alpha: float) -> bool:
 def marks_of(drawing: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """The displayed drawing's marks by kind: ``bar`` (filled shapes), ``point`` (small ones),
     ``line`` (stroked, unfilled: sampled points), ``frame`` (a filled shape holding two texts or
-    more: a legend's frame) and ``background`` (40 % of the drawing or more)."""
+    more, or a legend's shape holding one: a legend's frame) and ``background`` (40 % of the
+    drawing or more)."""
     rect = drawing["rect"]
     whole = _area(rect) or 1.0
     texts = drawing["texts"]
@@ -407,7 +408,7 @@ def marks_of(drawing: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
         w, h = box["r"] - box["l"], box["b"] - box["t"]
         if _area(box) >= 0.4 * whole:
             found["background"].append(mark)
-        elif filled and sum(_inside(t["box"], box) for t in texts) >= 2:
+        elif filled and sum(_inside(t["box"], box) for t in texts) >= 2 - mark["legend"]:
             found["frame"].append(mark)
         elif w <= 24 and h <= 24 and (filled or mark["tag"] == "use"):
             found["point"].append(mark)
@@ -418,11 +419,13 @@ def marks_of(drawing: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
-def _own(text: Mapping[str, Any], mark: Mapping[str, Any]) -> bool:
+def _own(text: Mapping[str, Any], mark: Mapping[str, Any], kind: str) -> bool:
+    """Whether ``mark`` is ``text``'s own: same group, same series and position, or a filled
+    shape the text sits inside whole (a value inside its bar)."""
     return (
         (text["id"] != "" and text["id"] == mark["id"] and not text["id"].startswith("axes"))
         or _same_key(text["id"], mark["id"])
-        or _inside(text["box"], mark["box"])
+        or (kind != "line" and _inside(text["box"], mark["box"]))
     )
 
 
@@ -675,12 +678,12 @@ def check_text_mark_overlap(page: Mapping[str, Any], width: int) -> list[str]:
                             _fmt(_intersect(t["box"], m["box"])),
                         )
                         for m in marks[kind]
-                        if _overlap(t["box"], m["box"]) and not _own(t, m)
+                        if _overlap(t["box"], m["box"]) and not _own(t, m, kind)
                     ]
                 hits += [
                     (t["s"], f"line {m['id']}", _fmt(t["box"]))
                     for m in marks["line"]
-                    if not _own(t, m) and _line_hits(t["box"], m["points"])
+                    if not _own(t, m, "line") and _line_hits(t["box"], m["points"])
                 ]
             if hits:
                 faults.append(

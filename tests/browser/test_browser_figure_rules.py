@@ -7,10 +7,11 @@ dark (the palettes follow ``prefers-color-scheme``), measured once (one ``page.e
 figure_rules.MEASURE) and judged by every rule in figure_rules.CHECKS, one test per rule so a
 failure names the page, width, scheme, rule, figure and the measured number.
 
-A control page of planted faults (two texts on each other, a text across another bar, a fill
-that vanishes into the page, a point hidden under another, tiny text, a title on the right, a
-label broken mid-word, a mermaid diagram four boxes wide, a Korean word too long for its box)
-must make the same checks fail: the audit can fail.
+A control page of planted faults (two texts on each other, a text across another bar, a line
+across a label, a text past the edge, a fill that vanishes into the page, a point hidden under
+another, tiny text, a title on the right, a label broken mid-word, a drawing wider than the
+column, a mermaid diagram four boxes wide, a Korean word too long for its box) must make the same
+checks fail: the audit can fail.
 """
 
 from __future__ import annotations
@@ -256,6 +257,14 @@ _PLANTED_SVG = "".join(
         '<g id="pl-tiny">',
         _TEXT.format(x=300, y=110, size=6, more="", text="tiny text"),
         "</g>",
+        # a line across a label, and a label past the drawing's right edge
+        '<g id="pl-line2d_1"><path d="M 10 50 L 200 90" style="fill:none;stroke:#ef4444;',
+        'stroke-width:2"/></g>',
+        '<g id="pl-crossed">',
+        _TEXT.format(x=20, y=75, size=14, more="", text="a line crosses this label"),
+        '</g><g id="pl-outside">',
+        _TEXT.format(x="{w}", y=300, size=14, more="", text="outside"),
+        "</g>",
         # a point drawn exactly over another
         '<g id="pl-point_0_0"><circle cx="320" cy="300" r="6" style="fill:#ef4444"/></g>',
         '<g id="pl-point_1_0"><circle cx="320" cy="300" r="6" style="fill:#2563eb"/></g>',
@@ -269,30 +278,41 @@ CONTROL_MD = (
     + _PLANTED_SVG.format(cls="wide", w=760, end=740)
     + "\n"
     + _PLANTED_SVG.format(cls="narrow", w=360, end=350)
+    + '\n</div>\n\n<div class="selfattn-chart-box">\n'
+    + _PLANTED_SVG.format(cls="wide", w=760, end=740).replace(
+        "width:100%", "width:1400px;min-width:1400px;max-width:none"
+    )
+    + "\n"
+    + _PLANTED_SVG.format(cls="narrow", w=360, end=350).replace(
+        "width:100%", "width:1400px;min-width:1400px;max-width:none"
+    )
     + "\n</div>\n\n"
     + textwrap.dedent(
         f"""\
         ```mermaid
-        flowchart LR
-          A["first box"] --> B["second box"] --> C["third box"] --> D["fourth box"]
-          D --> E["{LONG_KOREAN_WORD}"]
+        flowchart TD
+          R["four boxes side by side below"] --> A["first box"] & B["second box"]
+          R --> C["third box"] & D["{LONG_KOREAN_WORD}"]
         ```
         """
     )
 )
 
-CONTROL_FAULTS = (
-    "text_text_overlap",
-    "text_mark_overlap",
-    "fill_contrast",
-    "points_visible",
-    "text_units",
-    "title_left",
-    "mermaid_side_by_side",
-    "mermaid_word_breaks",
-    "chart_word_breaks",
-)
-"""The rules the control page breaks on purpose, at every width and in both palettes."""
+CONTROL_FAULTS = {
+    "text_text_overlap": ["overlapping label one"],
+    "text_mark_overlap": ["bar_0_1", "line2d_1"],
+    "fill_contrast": ["bar_0_0"],
+    "points_visible": ["point_0_0"],
+    "text_units": ["tiny text"],
+    "title_left": ["Planted title"],
+    "chart_word_breaks": ["single_head_refere"],
+    "fits_column": ["scrolls sideways"],
+    "text_in_view": ["outside"],
+    "mermaid_side_by_side": ["4 boxes side by side"],
+    "mermaid_word_breaks": [LONG_KOREAN_WORD[:8]],
+}
+"""The rules the control page breaks on purpose, at every width and in both palettes (and at
+375 px also ``phone_text_px``), and a piece of what each one must say."""
 
 
 @pytest.fixture(scope="session")
@@ -420,5 +440,10 @@ def test_planted_faults_are_reported(
     audit: Callable[[AuditPage, int, str], dict[str, Any]], width: int, scheme: str
 ) -> None:
     measured = audit(CONTROL, width, scheme)
-    silent = [rule for rule in CONTROL_FAULTS if not CHECKS[rule](measured, width)]
-    assert not silent, f"control at {width} px, {scheme}: planted faults not reported by {silent}"
+    planted = CONTROL_FAULTS | ({"phone_text_px": ["tiny text"]} if width < 720 else {})
+    silent = {}
+    for rule, pieces in planted.items():
+        said = "\n".join(CHECKS[rule](measured, width))
+        if missing := [piece for piece in pieces if piece not in said]:
+            silent[rule] = missing
+    assert not silent, f"control at {width} px, {scheme}: planted faults not reported: {silent}"
