@@ -26,6 +26,7 @@ Geometry notes (why the numbers are what they are):
 
 from __future__ import annotations
 
+import html as html_lib
 import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -284,6 +285,19 @@ WAIT_FOR_MERMAID = """
 def mermaid_count(html: str) -> int:
     """How many mermaid figures a built page asks for (before Material renders them)."""
     return html.count('<pre class="mermaid"')
+
+
+_MERMAID_CODE = re.compile(r'<pre class="mermaid"><code>(.*?)</code></pre>', re.S)
+_MERMAID_FENCE = re.compile(r"^([ \t]*)```mermaid[ \t]*\n(.*?)^\1```", re.S | re.M)
+
+
+def authored_mermaid(html: str, markdown: str) -> list[bool]:
+    """For each mermaid figure of a built page: whether the page's author wrote it (its code is
+    a ```` ```mermaid ```` fence of the markdown) rather than the plugin."""
+    fences = {" ".join(m[2].split()) for m in _MERMAID_FENCE.finditer(markdown)}
+    return [
+        " ".join(html_lib.unescape(code).split()) in fences for code in _MERMAID_CODE.findall(html)
+    ]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -793,7 +807,8 @@ CHART_CHECKS: dict[str, Callable[[Mapping[str, Any], int], list[str]]] = {
 
 def _mermaid_name(figure: Mapping[str, Any]) -> str:
     first = figure["nodes"][0]["text"][:30] if figure.get("nodes") else ""
-    return f"mermaid {figure['n']} ({first!r}…)"
+    whose = ", the page author's own" if figure.get("author") else ""
+    return f"mermaid {figure['n']} ({first!r}…{whose})"
 
 
 def side_by_side(boxes: list[Box]) -> int:

@@ -23,8 +23,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from conftest import OPEN_SHADOW_ROOTS, Site, mkdocs_build
-from figure_rules import CHECKS, MEASURE, WAIT_FOR_MERMAID, mermaid_count
+from conftest import OPEN_SHADOW_ROOTS, REPO, Site, mkdocs_build
+from figure_rules import CHECKS, MEASURE, WAIT_FOR_MERMAID, authored_mermaid, mermaid_count
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -38,12 +38,14 @@ SCHEMES = {"light": "default", "dark": "slate"}
 class AuditPage:
     site: str  # "repo" or "probe"
     url: str
+    source: str = ""  # the page's markdown, from the repository's root (demo pages)
 
 
 PAGES: dict[str, AuditPage] = {
     f"{stem[:7]}-{language}": AuditPage(
         "repo",
         ("" if language == "zh" else f"{language}/") + f"course/part-05/chapter-13/{stem}/",
+        f"docs/course/part-05/chapter-13/{stem}{'' if language == 'zh' else '.' + language}.md",
     )
     for stem in CHAPTERS
     for language in LANGUAGES
@@ -387,6 +389,12 @@ def audit(
             browser_tab.wait_for_function(WAIT_FOR_MERMAID, arg=mermaid_count(html), timeout=30_000)
             browser_tab.evaluate("document.fonts.ready.then(() => true)")
             found = browser_tab.evaluate(MEASURE)
+            if page.source:
+                markdown = (REPO / page.source).read_text(encoding="utf-8")
+                for figure, own in zip(
+                    found["mermaids"], authored_mermaid(html, markdown), strict=True
+                ):
+                    figure["author"] = own
             assert found["scheme"] == SCHEMES[scheme], (page, width, scheme, found["scheme"])
             assert found["innerWidth"] == width, (page, width, found["innerWidth"])
             cache[key] = found
