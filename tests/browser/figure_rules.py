@@ -18,10 +18,11 @@ Geometry notes (why the numbers are what they are):
   one in the same named group, or one whose group name ends in the same series and position
   numbers (``value_0_2`` and ``bar_0_2``). Every other bar, point or line must keep clear.
 - A line mark is sampled every 2 px along its path, so a diagonal line is not its bounding box.
-- Breaks in mermaid labels: allowed after a space, ``_``, ``·``, ``,`` (and CJK ``、，；：``),
-  between two text nodes (items the diagram set apart), and between two Han ideographs (Chinese
-  breaks between characters). A break between two Hangul syllables or two Latin letters or
-  digits (``씌 / 우지``, ``L0 / 4``) is inside a word.
+- Breaks in labels: allowed at a space, after ``,``, ``/`` (and CJK ``、，；：``), on either
+  side of ``_``, ``·`` and of the "…" of a shortened name, between two text nodes (items the
+  diagram set apart), and between two Han ideographs (Chinese breaks between characters). A
+  break between two Hangul syllables or two Latin letters or digits (``씌 / 우지``, ``L0 / 4``)
+  is inside a word.
 """
 
 from __future__ import annotations
@@ -133,8 +134,17 @@ MEASURE = r"""
       const whole = t.textContent.trim();
       const g = t.parentElement && t.parentElement.closest("g[id]");
       const named = !!(g && [...g.children].some((c) => c.tagName.toLowerCase() === "title"));
+      // Lines set as tspans: a tspan with its own y, or a dy, starts a line.
+      const lines = [];
+      for (const span of t.querySelectorAll("tspan")) {
+        const starts = span.hasAttribute("y") || parseFloat(span.getAttribute("dy") || "0") !== 0;
+        if (starts || !lines.length) lines.push("");
+        lines[lines.length - 1] += [...span.childNodes].filter((c) => c.nodeType === 3)
+          .map((c) => c.textContent).join("");
+      }
       return { s: whole.slice(0, 60), id: groupId(t), unit: size, first: whole[0],
-               last: whole[whole.length - 1], named, anchor: getComputedStyle(t).textAnchor };
+               last: whole[whole.length - 1], named, anchor: getComputedStyle(t).textAnchor,
+               lines: lines.map((l) => l.trim()).filter((l) => l) };
     });
     const shown = svg.checkVisibility() && svg.getBoundingClientRect().width > 0;
     const out = {
@@ -764,19 +774,22 @@ def check_points_visible(page: Mapping[str, Any], width: int) -> list[str]:
 
 
 def check_chart_breaks(page: Mapping[str, Any], width: int) -> list[str]:
-    """A chart label set on several lines (texts of one group that carries the full name as its
-    ``<title>``) breaks only where a mermaid label may: never inside a word."""
+    """A chart label set on several lines (tspans, each line with its own ``y`` or a ``dy``; or
+    texts of one group that carries the full name as its ``<title>``) breaks only where a mermaid
+    label may: never inside a word."""
     faults = []
     for chart in page["charts"]:
         for d in chart["drawings"]:
-            bad = [
-                f"{a['s']!r}/{b['s']!r}"
+            pairs = [
+                (a["s"], b["s"])
                 for a, b in itertools.pairwise(d["sizes"])
-                if a["named"]
-                and a["id"] == b["id"]
-                and not break_ok(
-                    {"prev": a["last"], "next": b["first"], "space": False, "item": False}
-                )
+                if a["named"] and a["id"] == b["id"]
+            ]
+            pairs += [pair for size in d["sizes"] for pair in itertools.pairwise(size["lines"])]
+            bad = [
+                f"{a!r}/{b!r}"
+                for a, b in pairs
+                if not break_ok({"prev": a[-1:], "next": b[:1], "space": False, "item": False})
             ]
             if bad:
                 faults.append(
@@ -870,13 +883,13 @@ def check_mermaid_fits(page: Mapping[str, Any], width: int) -> list[str]:
     return faults
 
 
-_BREAK_AFTER = set(" _·,、，；;：:…")
+_BREAK_AFTER = set(" _·,、，；;：:…/")
 _BREAK_BEFORE = set(" _·…")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def break_ok(brk: Mapping[str, Any]) -> bool:
-    """A line break at a space, ``_``, ``·``, ``,`` (either side of ``_``, ``·``), at a "…"
+    """A line break at a space, ``_``, ``·``, ``,``, ``/`` (either side of ``_``, ``·``), at a "…"
     that already marks a shortened name, at an item boundary, or between two Han ideographs."""
     return bool(
         brk["space"]
