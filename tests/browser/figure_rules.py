@@ -272,6 +272,7 @@ MEASURE = r"""
 
   return {
     scheme: document.body.getAttribute("data-md-color-scheme"),
+    lang: document.documentElement.lang,
     innerWidth: window.innerWidth,
     docScroll: document.documentElement.scrollWidth,
     bodyScroll: document.body.scrollWidth,
@@ -492,6 +493,27 @@ def check_title_desc(page: Mapping[str, Any], width: int) -> list[str]:
             missing = [k for k in ("title", "desc") if not d[k]]
             if missing or d["role"] != "img":
                 faults.append(f"{_name(chart)} {d['cls']}: missing {missing}, role={d['role']!r}")
+    return faults
+
+
+_SCRIPT = {"ko": re.compile(r"[\uac00-\ud7a3]"), "zh": re.compile(r"[\u4e00-\u9fff]")}
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def check_title_desc_language(page: Mapping[str, Any], width: int) -> list[str]:
+    """``<title>`` and ``<desc>`` read in the page's language: together they hold Hangul on a ko
+    page, Han on a zh page, Latin letters on an en page (a ``<desc>`` alone may be nothing but
+    the data's own labels and numbers)."""
+    script = _SCRIPT.get(page["lang"][:2], _LATIN)
+    faults = []
+    for chart in page["charts"]:
+        for d in chart["drawings"]:
+            said = f"{d['title'] or ''} {d['desc'] or ''}"
+            if said.strip() and not script.search(said):
+                faults.append(
+                    f"{_name(chart)} {d['cls']}: <title>/<desc> {said[:60]!r} are not in the "
+                    f"page's language ({page['lang']})"
+                )
     return faults
 
 
@@ -801,6 +823,7 @@ def check_chart_breaks(page: Mapping[str, Any], width: int) -> list[str]:
 CHART_CHECKS: dict[str, Callable[[Mapping[str, Any], int], list[str]]] = {
     "one_drawing_shown": check_chart_pair,
     "title_and_desc": check_title_desc,
+    "title_desc_language": check_title_desc_language,
     "viewbox": check_viewbox,
     "text_units": check_unit_sizes,
     "fits_column": check_fits_column,
