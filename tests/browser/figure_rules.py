@@ -65,9 +65,20 @@ MEASURE = r"""
     }
     return o;
   };
+  // The name of the element's part: its own id or its nearest named ancestor's, inside the
+  // drawing, without the drawing's prefix ("sa0d37…-value_0_1" -> "value_0_1").
   const groupId = (el) => {
-    const g = el.parentElement && el.parentElement.closest("g[id]");
-    return g ? g.id.replace(/^[^-]*-/, "") : "";
+    const g = el.closest("[id]");
+    return g && g.ownerSVGElement ? g.id.replace(/^[^-]*-/, "") : "";
+  };
+  // A text's own words: not those of a <title> tooltip inside it.
+  const ownText = (t) => {
+    let out = "";
+    const walker = document.createTreeWalker(t, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.parentElement.closest("title, desc")) out += n.textContent;
+    }
+    return out;
   };
   // The transform from an element to its <svg>'s user space, read from the markup (so it works
   // in a drawing that is display:none, which has no layout).
@@ -127,13 +138,15 @@ MEASURE = r"""
     const desc = kids.find((e) => e.tagName.toLowerCase() === "desc");
     const cls = svg.classList.contains("selfattn-chart-wide") ? "wide"
       : svg.classList.contains("selfattn-chart-narrow") ? "narrow" : "unnamed";
-    const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim());
+    const texts = [...svg.querySelectorAll("text")].filter((t) => ownText(t).trim());
     const sizes = texts.map((t) => {
       const size = Math.min(...runs(t).map((e) => parseFloat(getComputedStyle(e).fontSize)
         * scaleOf(unitMatrix(e, svg))));
-      const whole = t.textContent.trim();
+      const whole = ownText(t).trim();
       const g = t.parentElement && t.parentElement.closest("g[id]");
-      const named = !!(g && [...g.children].some((c) => c.tagName.toLowerCase() === "title"));
+      const tipOf = (e) => e && [...e.children].find((c) => c.tagName.toLowerCase() === "title");
+      const named = !!tipOf(g);
+      const tip = tipOf(t) || tipOf(g);
       // Lines set as tspans: a tspan with its own y, or a dy, starts a line.
       const lines = [];
       for (const span of t.querySelectorAll("tspan")) {
@@ -144,7 +157,8 @@ MEASURE = r"""
       }
       return { s: whole.slice(0, 60), id: groupId(t), unit: size, first: whole[0],
                last: whole[whole.length - 1], named, anchor: getComputedStyle(t).textAnchor,
-               lines: lines.map((l) => l.trim()).filter((l) => l) };
+               lines: lines.map((l) => l.trim()).filter((l) => l),
+               tip: tip ? tip.textContent.trim() : "" };
     });
     const shown = svg.checkVisibility() && svg.getBoundingClientRect().width > 0;
     const out = {
@@ -178,12 +192,32 @@ MEASURE = r"""
     const shapes = [...svg.querySelectorAll(
       "path, rect, circle, ellipse, polygon, polyline, line, use")].filter(
       (e) => !e.closest("defs, clipPath, pattern, marker, mask, symbol, text, title"));
+    // Whether a shape's fill paints anything: a <line>, or an open path of two points (a line
+    // drawn without fill="none"), has no inside however its fill is set.
+    const hasInside = (e) => {
+      const tag = e.tagName.toLowerCase();
+      if (tag === "line" || tag === "polyline") return false;
+      if (!e.isPointInFill) return true;
+      const b = e.getBBox();
+      if (b.width <= 0 || b.height <= 0) return false;
+      // Off-diagonal samples (a segment corner to corner has none inside), two hits needed.
+      let hits = 0;
+      for (let i = 0; i < 8; i++) {
+        for (let j = 0; j < 8; j++) {
+          const x = b.x + (b.width * (i + 0.37)) / 8, y = b.y + (b.height * (j + 0.61)) / 8;
+          const p = new DOMPoint(x, y);
+          if (e.isPointInFill(p) && ++hits >= 2) return true;
+        }
+      }
+      return false;
+    };
     out.marks = shapes.map((e, i) => {
       const cs = getComputedStyle(e);
       const r = e.getBoundingClientRect();
+      const inside = hasInside(e);
       const mark = {
         i, tag: e.tagName.toLowerCase(), id: groupId(e),
-        fill: cs.fill, fillOpacity: parseFloat(cs.fillOpacity), stroke: cs.stroke,
+        fill: inside ? cs.fill : "none", fillOpacity: parseFloat(cs.fillOpacity), stroke: cs.stroke,
         strokeOpacity: parseFloat(cs.strokeOpacity), strokeWidth: parseFloat(cs.strokeWidth),
         opacity: opacity(e), box: R(r),
         pattern: colorsOfPattern(svg, cs.fill),
@@ -191,7 +225,7 @@ MEASURE = r"""
         axis: !!e.closest('g[id*="tick_"], g[id*="matplotlib.axis"], g[id*="grid"]'),
         visible: e.checkVisibility(),
       };
-      if (cs.fill === "none" && cs.stroke !== "none" && e.getTotalLength) {
+      if (mark.fill === "none" && cs.stroke !== "none" && e.getTotalLength) {
         const n = e.getTotalLength();
         const m = e.getScreenCTM();
         const step = Math.max(2 / (out.scale || 1), n / 400);
@@ -412,7 +446,8 @@ def _painted(color: str, alpha: float) -> bool:
 
 
 def marks_of(drawing: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The displayed drawing's marks by kind: ``bar`` (filled shapes), ``point`` (small ones),
+    """The displayed drawing's marks by kind: ``bar`` (filled shapes), ``point`` (small ones;
+    a rect only when named a point),
     ``line`` (stroked, unfilled: sampled points), ``frame`` (a filled shape holding two texts or
     more, or a legend's shape holding one: a legend's frame) and ``background`` (40 % of the
     drawing or more)."""
@@ -435,7 +470,12 @@ def marks_of(drawing: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
             found["background"].append(mark)
         elif filled and sum(_inside(t["box"], box) for t in texts) >= 2 - mark["legend"]:
             found["frame"].append(mark)
-        elif w <= 24 and h <= 24 and (filled or mark["tag"] == "use"):
+        elif (
+            w <= 24
+            and h <= 24
+            and (filled or mark["tag"] == "use")
+            and (mark["tag"] != "rect" or "point" in mark["id"])
+        ):
             found["point"].append(mark)
         elif filled:
             found["bar"].append(mark)
@@ -535,11 +575,14 @@ def check_viewbox(page: Mapping[str, Any], width: int) -> list[str]:
     return faults
 
 
+_TITLE_ID = re.compile(r"(?:chart_|figure_)?title(?:_\d+)?")
+
+
 def _title_index(drawing: Mapping[str, Any]) -> int | None:
-    """The drawn title: a text in a group named ``…title…``, else the text that repeats the
-    ``<title>``, else a text larger than every other one. None: the drawing has no title."""
+    """The drawn title: a text named ``title`` (its id or its group's), else the text that
+    repeats the ``<title>``, else a text larger than every other one. None: no drawn title."""
     sizes = drawing["sizes"]
-    named = [i for i, s in enumerate(sizes) if "title" in s["id"]]
+    named = [i for i, s in enumerate(sizes) if _TITLE_ID.fullmatch(s["id"])]
     if named:
         return named[0]
     title = (drawing["title"] or "").strip()
@@ -772,7 +815,8 @@ def check_fill_contrast(page: Mapping[str, Any], width: int) -> list[str]:
 
 
 def check_points_visible(page: Mapping[str, Any], width: int) -> list[str]:
-    """No point hidden under a later-drawn opaque point that covers it whole."""
+    """No point hidden under a later-drawn point of opaque (not hatched) fill that covers it
+    whole."""
     faults = []
     for chart in page["charts"]:
         for d in _shown(chart):
@@ -782,6 +826,7 @@ def check_points_visible(page: Mapping[str, Any], width: int) -> list[str]:
                 for q in points[n + 1 :]:
                     opaque = (
                         _painted(q["fill"], q["fillOpacity"])
+                        and q["pattern"] is None
                         and q["fillOpacity"] * q["opacity"] >= 0.6
                     )
                     if opaque and _inside(p["box"], q["box"], tol=0.5):
@@ -798,20 +843,27 @@ def check_points_visible(page: Mapping[str, Any], width: int) -> list[str]:
 def check_chart_breaks(page: Mapping[str, Any], width: int) -> list[str]:
     """A chart label set on several lines (tspans, each line with its own ``y`` or a ``dy``; or
     texts of one group that carries the full name as its ``<title>``) breaks only where a mermaid
-    label may: never inside a word."""
+    label may: never inside a word. Lines lose the space they broke at, so a break is at a space
+    when the two lines joined by one are in the label's tooltip, the ``<title>`` or ``<desc>``."""
     faults = []
     for chart in page["charts"]:
         for d in chart["drawings"]:
             pairs = [
-                (a["s"], b["s"])
+                (a["s"], b["s"], a["tip"])
                 for a, b in itertools.pairwise(d["sizes"])
                 if a["named"] and a["id"] == b["id"]
             ]
-            pairs += [pair for size in d["sizes"] for pair in itertools.pairwise(size["lines"])]
+            pairs += [
+                (*pair, size["tip"])
+                for size in d["sizes"]
+                for pair in itertools.pairwise(size["lines"])
+            ]
+            known = [d["title"] or "", d["desc"] or ""]
             bad = [
                 f"{a!r}/{b!r}"
-                for a, b in pairs
-                if not break_ok({"prev": a[-1:], "next": b[:1], "space": False, "item": False})
+                for a, b, tip in pairs
+                if not any(f"{a} {b}" in full for full in [tip, *known])
+                and not break_ok({"prev": a[-1:], "next": b[:1], "space": False, "item": False})
             ]
             if bad:
                 faults.append(
