@@ -541,18 +541,18 @@ _LATIN = re.compile(r"[A-Za-z]")
 
 
 def check_title_desc_language(page: Mapping[str, Any], width: int) -> list[str]:
-    """``<title>`` and ``<desc>`` read in the page's language: together they hold Hangul on a ko
-    page, Han on a zh page, Latin letters on an en page (a ``<desc>`` alone may be nothing but
-    the data's own labels and numbers)."""
+    """``<title>`` reads in the page's language (Hangul on a ko page, Han on a zh page, Latin
+    letters on an en page), whatever the language of the words drawn in the figure. (``<desc>``
+    is not judged: it may hold nothing but the data's own labels and numbers.)"""
     script = _SCRIPT.get(page["lang"][:2], _LATIN)
     faults = []
     for chart in page["charts"]:
         for d in chart["drawings"]:
-            said = f"{d['title'] or ''} {d['desc'] or ''}"
-            if said.strip() and not script.search(said):
+            title = d["title"] or ""
+            if title and not script.search(title):
                 faults.append(
-                    f"{_name(chart)} {d['cls']}: <title>/<desc> {said[:60]!r} are not in the "
-                    f"page's language ({page['lang']})"
+                    f"{_name(chart)} {d['cls']}: <title> {title[:60]!r} is not in the page's "
+                    f"language ({page['lang']})"
                 )
     return faults
 
