@@ -76,7 +76,7 @@ def test_a_broken_block_does_not_break_the_other_charts(tmp_path: Path) -> None:
     assert len(messages) == 1, messages
     assert "memo_does_not_exist" in messages[0]
     article = site.article()
-    assert len(article.find_all("svg")) == 1
+    assert len(article.find_all("svg", cls="selfattn-chart-wide")) == 1
     assert len(article.find_all(cls="selfattn-error")) == 1
 
 
@@ -183,8 +183,8 @@ def test_a_chart_two_pages_show_is_drawn_once_in_a_build(tmp_path: Path) -> None
         site.build(strict=True)
     assert sent.count("draw_chart") == 1, sent
     assert sent.count("compute_payload") == 1, sent
-    assert len(site.article("a.md").find_all("svg")) == 1
-    assert len(site.article("b.md").find_all("svg")) == 1
+    assert len(site.article("a.md").find_all("svg", cls="selfattn-chart-wide")) == 1
+    assert len(site.article("b.md").find_all("svg", cls="selfattn-chart-wide")) == 1
 
 
 # ---------------------------------------------------------------------------------------------

@@ -244,7 +244,7 @@ def test_five_targets_are_two_diagrams_and_say_which_part() -> None:
     sources = mermaid_diagrams(result, labels, text=MERMAID["ko"], page_text=MERMAID["en"])
     assert len(sources) >= 2
     assert "  accTitle: How the target tokens of doc re-read the candidates" in sources[0]
-    assert f"  accDescr: part 1 of {len(sources)}; target token: 그것" in sources[0]
+    assert f"  accDescr: part 1 of {len(sources)}; current token: 그것" in sources[0]
     first, second = read(sources[0]), read(sources[1])
     assert "doc" in first.boxes
     assert "doc" not in second.boxes
