@@ -7,9 +7,7 @@ words of the page's language. What each draws is :func:`render.figure_query.draw
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from types import MappingProxyType
@@ -86,7 +84,7 @@ class FigurePlan:
         """Whether the look-ahead may draw it: a :class:`ChartRequest` carries the figure's
         words and labels, not the page's, so a figure whose ``<title>``/``<desc>`` differ is sent
         by its page (still to a worker)."""
-        return self.page_text is None or not _PAGE_WORDS
+        return self.page_text is None
 
 
 def plan_figure(
@@ -197,20 +195,14 @@ def _figure(
     return ("late", pending)
 
 
-_PAGE_WORDS = "page_text" in inspect.signature(render_chart_job).parameters
-"""Whether the chart renderers draw ``<title>``/``<desc>`` in words of their own (the charts
-branch adds ``page_text``/``page_labels``); until then a figure's are in the figure's language."""
-
-
 def chart_job(
     page_text: dict[str, str] | None, page_labels: Labels | None
 ) -> Callable[..., tuple[str, list[str]]]:
     """:func:`render_chart_job`, told the words of ``<title>``/``<desc>`` when they differ from
     the figure's (a partial of a module function pickles, for a worker)."""
-    if page_text is None or not _PAGE_WORDS:
+    if page_text is None:
         return render_chart_job
-    job: Callable[..., tuple[str, list[str]]] = render_chart_job  # until the charts merge
-    return partial(job, page_text=page_text, page_labels=page_labels)
+    return partial(render_chart_job, page_text=page_text, page_labels=page_labels)
 
 
 def _chart_html(svg: str, missing: list[str], warnings: list[str]) -> str:

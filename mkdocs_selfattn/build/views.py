@@ -8,7 +8,6 @@ to; it returns one piece. A new view is one function and one entry in :data:`VIE
 from __future__ import annotations
 
 import csv
-import inspect
 import io
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
@@ -147,17 +146,18 @@ def mermaid_view(
     layout = _layout(example)
     page_text = _text(pipeline, MERMAID, view, layout)
     language = figure_language(settings, view)
-    drawn, spec, page = view, example.spec, None
+    drawn, spec, other = view, example.spec, False
     if language != view.language:
         drawn, spec = in_language(view, language), localize_spec(example.spec, language)
-        page = {"page_text": page_text, "page_labels": example.labels} if _MERMAID_PAGE else {}
+        other = True
     sources = mermaid_diagrams(
         example.result,
         figure_labels(example, spec),
         top=view.top,
         number_format=_number_format(pipeline, view),
-        text=page_text if page is None else _text(pipeline, MERMAID, drawn, layout),
-        **(page or {}),
+        text=_text(pipeline, MERMAID, drawn, layout) if other else page_text,
+        page_text=page_text if other else None,
+        page_labels=example.labels if other else None,
     )
     if settings.mermaid is None:
         piece = "\n\n".join(fence("mermaid", source) for source in sources)
@@ -300,8 +300,3 @@ def _reading_text(pipeline: ViewContext, view: ViewOptions, layout: str) -> dict
         **words(READING, view.language, layout, glossary),
         **view.text,
     }
-
-
-_MERMAID_PAGE = "page_text" in inspect.signature(mermaid_diagrams).parameters
-"""Whether the mermaid renderer writes its accTitle/accDescr in words of their own (the mermaid
-branch adds ``page_text``/``page_labels``); until then they are in the figure's language."""

@@ -423,16 +423,15 @@ def read_mermaid(shown: Shown, example: Example, figure: dict[str, Any], where: 
     while f"t{n}" in nodes:
         # The plugin breaks a box's lines at spaces (a vector between its numbers): read the
         # target and the vectors from the box's whole text, the weights one line each.
-        target = " ".join(nodes[f"t{n}"]["text"].split()).rsplit(": ", 1)[-1].strip()
+        target = example.from_figure(
+            " ".join(nodes[f"t{n}"]["text"].split()).rsplit(": ", 1)[-1].strip()
+        )
         for line in nodes[f"w{n}"]["text"].splitlines()[1:]:
             candidate, _, value = line.rpartition(" ")
-            shown.add(where, (example.id, "weight", target, candidate), value)
-        whole = " ".join(nodes[f"r{n}"]["text"].split())
-        representation, shift = re.findall(r"\[[^\]]*\]", whole)[:2]
-        target = example.from_figure(nodes[f"t{n}"]["text"].rsplit(": ", 1)[-1].strip())
             key = (example.id, "weight", target, example.from_figure(candidate))
             shown.add(where, key, value)
-        representation, shift = nodes[f"r{n}"]["text"].splitlines()[1:3]
+        whole = " ".join(nodes[f"r{n}"]["text"].split())
+        representation, shift = re.findall(r"\[[^\]]*\]", whole)[:2]
         shown.add(where, (example.id, "representation", target), representation)
         shown.add(where, (example.id, "shift", target), shift)
         n += 1

@@ -95,9 +95,6 @@ def test_the_caption_wraps_the_last_figure(ko_site: Site) -> None:
     assert "selfattn-chart-box" not in figure.group(1)  # the chart comes before, uncaptioned
 
 
-@pytest.mark.skipif(
-    not figure_views._PAGE_WORDS, reason="the chart renderers' page_text arrives with the charts"
-)
 def test_title_and_desc_stay_in_the_page_language(ko_site: Site) -> None:
     [svg] = _chart_svgs(ko_site.html())
     desc = re.search(r"<desc\b[^>]*>(.*?)</desc>", svg, re.S)
