@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 from sites import Site, block, new_site
 
-from mkdocs_selfattn.build import figure_views
-
 CSV = "assets/part-05/chapter-13/self-attention-safety-memo-candidates.csv"
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 CAPTION = "그것은 절연캡에 `{selfattn} memo weight 그것 절연캡`를 준다 <b>&</b> *별*"
