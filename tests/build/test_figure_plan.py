@@ -5,8 +5,6 @@ from __future__ import annotations
 from functools import partial
 from types import MappingProxyType
 
-import pytest
-
 from mkdocs_selfattn.blocks.languages import localize_spec, localize_view
 from mkdocs_selfattn.blocks.spec import ExampleSpec, ViewOptions
 from mkdocs_selfattn.build import figure_views
@@ -62,11 +60,8 @@ def test_a_figure_language_of_the_page_changes_nothing() -> None:
     assert _plan("en", figure_language="en").page_text is None
 
 
-def test_the_page_words_reach_the_renderer_once_it_takes_them(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_page_words_reach_the_renderer() -> None:
     assert chart_job(None, None) is figure_views.render_chart_job
-    monkeypatch.setattr(figure_views, "_PAGE_WORDS", True)
     job = chart_job({"chart_name": "x"}, Labels())
     assert isinstance(job, partial)
     assert job.keywords == {"page_text": {"chart_name": "x"}, "page_labels": Labels()}
