@@ -62,7 +62,7 @@ def test_the_minimal_setup_builds_strict(course: Path) -> None:
     assert "“it” gives trophy a weight of 0.473; together with big that is 70.8%." in " ".join(
         text.split()
     )
-    assert len(article.find_all("svg")) == 1  # the chart
+    assert len(article.find_all("svg", cls="selfattn-chart-wide")) == 1  # the chart
 
 
 def test_the_command_line_example_runs_there(course: Path) -> None:

@@ -399,7 +399,7 @@ def read_page(path: Path) -> PageNumbers:
     charts = [
         [_squash(t.text()) for t in svg.find_all("text")]
         for svg in article.find_all("svg")
-        if "selfattn-chart" in svg.classes
+        if "selfattn-chart-wide" in svg.classes
     ]
     return PageNumbers(printouts, mermaid, tables, prose, charts, raw)
 
