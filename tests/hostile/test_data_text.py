@@ -240,8 +240,14 @@ def check_chart(build: Build, page: str, token: str) -> list[str]:
             failures.append(f"chart {n}: no <text> shows the token; texts: {texts[:12]}")
         # matplotlib splits mathtext into <tspan>s; the narrow drawing's tspans are its line breaks
         mathtext = "selfattn-chart-narrow" not in chart.classes
-        if mathtext and chart.find_all("tspan") and any(
-            want not in normalize(t.text()) for t in chart.find_all("text") if t.find_all("tspan")
+        if (
+            mathtext
+            and chart.find_all("tspan")
+            and any(
+                want not in normalize(t.text())
+                for t in chart.find_all("text")
+                if t.find_all("tspan")
+            )
         ):
             failures.append(f"chart {n}: the token was typeset as math (<tspan> pieces)")
     title = normalize(charts[0].find_all("title")[0].text()) if charts[0].find_all("title") else ""
