@@ -77,6 +77,8 @@ class FigurePlan:
     """The example, its ``display`` in the figure's language."""
     page_text: dict[str, str] | None
     """The words in the page's language, or None when the figure is in it."""
+    page_title: str | None
+    """The block's ``title:`` in the page's language (None: its words' own)."""
     key: str
 
     @property
@@ -100,6 +102,7 @@ def plan_figure(
     number_format = view.number_format or settings.number_format
     page_words = chart_text(view, spec.layout, settings.glossary)
     page_text = None
+    page_title = view.title
     if language != view.language:
         view = in_language(view, language)
         spec = localize_spec(spec, language)
@@ -107,8 +110,8 @@ def plan_figure(
     drawn = replace(view, text=chart_text(view, spec.layout, settings.glossary))
     key = chart_key(example_key, spec, settings.chart, number_format, drawn, name)
     if page_text is not None:
-        key = content_key(key, page_text)
-    return FigurePlan(view=drawn, spec=spec, page_text=page_text, key=key)
+        key = content_key(key, page_text, page_title)
+    return FigurePlan(view=drawn, spec=spec, page_text=page_text, page_title=page_title, key=key)
 
 
 def figure_language(settings: Settings, view: ViewOptions) -> str | None:
@@ -180,7 +183,9 @@ def _figure(
         name,
         query,
     )
-    job = chart_job(plan.page_text, None if plan.page_text is None else example.labels)
+    job = chart_job(
+        plan.page_text, None if plan.page_text is None else example.labels, plan.page_title
+    )
     warnings: list[str] = []
 
     def finish(svg: str, missing: list[str]) -> str:
@@ -196,13 +201,15 @@ def _figure(
 
 
 def chart_job(
-    page_text: dict[str, str] | None, page_labels: Labels | None
+    page_text: dict[str, str] | None, page_labels: Labels | None, page_title: str | None = None
 ) -> Callable[..., tuple[str, list[str]]]:
     """:func:`render_chart_job`, told the words of ``<title>``/``<desc>`` when they differ from
     the figure's (a partial of a module function pickles, for a worker)."""
     if page_text is None:
         return render_chart_job
-    return partial(render_chart_job, page_text=page_text, page_labels=page_labels)
+    return partial(
+        render_chart_job, page_text=page_text, page_labels=page_labels, page_title=page_title
+    )
 
 
 def _chart_html(svg: str, missing: list[str], warnings: list[str]) -> str:

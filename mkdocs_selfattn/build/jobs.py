@@ -204,11 +204,12 @@ def render_chart_job(
     *,
     page_text: Mapping[str, str] | None = None,
     page_labels: Labels | None = None,
+    page_title: str | None = None,
 ) -> tuple[str, list[str]]:
     """Any figure view (``view``: its name) of one example, for this process or a worker: both
     its drawings (wide and narrow) in one string, cached as one. ``text``/``labels`` are the
-    words drawn in the figure; ``page_text``/``page_labels`` those of its ``<title>`` and
-    ``<desc>`` (the page's language), when they differ."""
+    words drawn in the figure; ``page_text``/``page_labels``/``page_title`` those of its ``<title>``
+    and ``<desc>`` (the page's language), when they differ."""
     from mkdocs_selfattn.render.figure_query import draw_figure
 
     return draw_figure(
@@ -222,6 +223,7 @@ def render_chart_job(
         query,
         page_text=page_text,
         page_labels=page_labels,
+        page_title=page_title,
     )
 
 

@@ -102,10 +102,12 @@ def render_chart(
     query: str | None = None,
     page_text: Mapping[str, str] | None = None,
     page_labels: Labels | None = None,
+    page_title: str | None = None,
 ) -> ChartOutput:
     """Grouped bars, one series per target (or question/head); returns SVG text and any glyphs
     no font could draw. ``text``/``labels`` are the words drawn (the figure's language);
-    ``page_text``/``page_labels``, when given, those of ``<title>`` and ``<desc>`` (the page's)."""
+    ``page_text``/``page_labels``/``page_title``, when given, those of ``<title>`` and ``<desc>``
+    (the page's)."""
     style = style or ChartStyle()
     words = _words(DEFAULT_TEXT, text)
     data = weights_of(result, PrintableLabels(labels), query)
@@ -146,7 +148,8 @@ def render_chart(
     if page_text is not None or page_labels is not None:
         page_data = weights_of(result, PrintableLabels(page_labels or labels), query)
         page_words = _words(DEFAULT_TEXT, page_text if page_text is not None else text)
-        page = _described(page_data, kept, page_words, title)[1:3]
+        said = None if page_title is None else printable(page_title)
+        page = _described(page_data, kept, page_words, said)[1:3]
 
     def draw(fig: object) -> Drawn:
         dense = draw_bars(fig, bars, style)

@@ -20,6 +20,7 @@ from mkdocs_selfattn.render.chart_svg import (
     INSET,
     LABEL_SIZE,
     TITLE_SIZE,
+    TITLE_X,
     ChartStyle,
     measuring_renderer,
     text_measure,
@@ -100,9 +101,9 @@ def draw_bars(fig: Any, bars: Bars, style: ChartStyle) -> bool:
     top = INSET
     if bars.heading:
         title = fig.text(
-            INSET / width_u,
+            TITLE_X / width_u,
             1 - INSET / height_u,
-            fit_line(bars.heading, width_u - 2 * INSET, TITLE_SIZE, measure),
+            fit_line(bars.heading, width_u - 2 * TITLE_X, TITLE_SIZE, measure),
             ha="left",
             va="top",
             fontsize=TITLE_SIZE,

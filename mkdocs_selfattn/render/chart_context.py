@@ -73,6 +73,7 @@ def render_context_chart(
     query: str | None = None,
     page_text: Mapping[str, str] | None = None,
     page_labels: Labels | None = None,
+    page_title: str | None = None,
 ) -> ChartOutput:
     """Bars: the baseline (hatched), then every head's context, per group; one series per axis."""
     style = style or ChartStyle()
@@ -80,7 +81,9 @@ def render_context_chart(
     per_group = (1 + len(result.head_names)) * max(len(result.axes), 1)
     groups, more = _first_groups(result, MAX_BARS // per_group, words)
 
-    def described(words: Mapping[str, str], labels: Labels) -> tuple[list[str], str, str]:
+    def described(
+        words: Mapping[str, str], labels: Labels, title: str | None
+    ) -> tuple[list[str], str, str]:
         shown = PrintableLabels(labels)
         several = len(result.groups) > 1
         names: list[str] = []
@@ -100,7 +103,7 @@ def render_context_chart(
         )
         return names, heading, summary
 
-    names, heading, summary = described(words, labels)
+    names, heading, summary = described(words, labels, title)
     shown = PrintableLabels(labels)
     muted: set[int] = set()
     per_axis: list[list[float]] = [[] for _ in result.axes]
@@ -118,7 +121,7 @@ def render_context_chart(
     page = None
     if page_text is not None or page_labels is not None:
         page_words = chart_words(DEFAULT_TEXT, page_text if page_text is not None else text)
-        page = described(page_words, page_labels or labels)[1:]
+        page = described(page_words, page_labels or labels, page_title)[1:]
     return _bars(
         style,
         names,
@@ -145,6 +148,7 @@ def render_separation_chart(
     query: str | None = None,
     page_text: Mapping[str, str] | None = None,
     page_labels: Labels | None = None,
+    page_title: str | None = None,
 ) -> ChartOutput:
     """One bar per group: the distance between the two heads' contexts (a change: red)."""
     style = style or ChartStyle()
@@ -153,7 +157,9 @@ def render_separation_chart(
     groups, more = _first_groups(result, MAX_BARS, words)
     values = tuple(g.separation(first, second) for g in groups)
 
-    def described(words: Mapping[str, str], labels: Labels) -> tuple[list[str], str, str]:
+    def described(
+        words: Mapping[str, str], labels: Labels, title: str | None
+    ) -> tuple[list[str], str, str]:
         shown = PrintableLabels(labels)
         names = [shown(g.name) for g in groups]
         heading = (
@@ -171,7 +177,7 @@ def render_separation_chart(
         )
         return names, heading, summary
 
-    names, heading, summary = described(words, labels)
+    names, heading, summary = described(words, labels, title)
     shown = PrintableLabels(labels)
     series = (
         Series(
@@ -183,7 +189,7 @@ def render_separation_chart(
     page = None
     if page_text is not None or page_labels is not None:
         page_words = chart_words(DEFAULT_TEXT, page_text if page_text is not None else text)
-        page = described(page_words, page_labels or labels)[1:]
+        page = described(page_words, page_labels or labels, page_title)[1:]
     return _bars(
         style,
         names,

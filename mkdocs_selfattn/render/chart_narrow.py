@@ -17,6 +17,7 @@ from mkdocs_selfattn.render.chart_svg import (
     NARROW_TITLE_SIZE,
     NARROW_WIDTH,
     SENTINEL,
+    TITLE_X,
     ChartStyle,
     fmt,
 )
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
     from mkdocs_selfattn.render.chart_bars import Bars
 
 PAD = 12.0
-TITLE_INSET = 18.0
-"""The title keeps the book's inset from the edge, as in the wide drawing."""
 """Units of air at the narrow drawing's edges."""
 
 BAR = 13.0
@@ -102,9 +101,9 @@ def heading_and_legend(
     y = PAD
     room = NARROW_WIDTH - 2 * PAD
     if heading:
-        lines = wrap(heading, NARROW_WIDTH - 2 * TITLE_INSET, NARROW_TITLE_SIZE, measure, lines=3)
+        lines = wrap(heading, NARROW_WIDTH - 2 * TITLE_X, NARROW_TITLE_SIZE, measure, lines=3)
         top = y + NARROW_TITLE_SIZE
-        parts.append(text_el(TITLE_INSET, top, lines, NARROW_TITLE_SIZE, gid="heading"))
+        parts.append(text_el(TITLE_X, top, lines, NARROW_TITLE_SIZE, gid="heading"))
         y += NARROW_TITLE_SIZE * LINE * len(lines) + 6
     x = PAD
     row_h = NARROW_SIZE * LINE + 2

@@ -23,6 +23,7 @@ from mkdocs_selfattn.render.chart_svg import (
     NARROW_WIDTH,
     SENTINEL,
     TITLE_SIZE,
+    TITLE_X,
     ChartOutput,
     ChartStyle,
     Drawn,
@@ -72,6 +73,7 @@ def render_context_space(
     query: str | None = None,
     page_text: Mapping[str, str] | None = None,
     page_labels: Labels | None = None,
+    page_title: str | None = None,
 ) -> ChartOutput:
     """Every head's context as a point on the first two axes: a colour per group, a marker per
     head. With more than two axes the figure says which two it shows."""
@@ -85,7 +87,7 @@ def render_context_space(
     same = coinciding(groups)
     clusters = _same_notes(groups, same, shown, words)
 
-    def described(words: Mapping[str, str], labels: Labels) -> tuple[str, str]:
+    def described(words: Mapping[str, str], labels: Labels, title: str | None) -> tuple[str, str]:
         shown = PrintableLabels(labels)
         heading = printable(title) if title else words["space_name"]
         summary = "; ".join(
@@ -102,11 +104,11 @@ def render_context_space(
             summary += "; " + "; ".join(notes)
         return heading, summary
 
-    heading, summary = described(words, labels)
+    heading, summary = described(words, labels, title)
     page = None
     if page_text is not None or page_labels is not None:
         page_words = chart_words(DEFAULT_TEXT, page_text if page_text is not None else text)
-        page = described(page_words, page_labels or labels)
+        page = described(page_words, page_labels or labels, page_title)
     notes = []
     if len(axes) > 2:
         notes.append(
@@ -138,9 +140,9 @@ def render_context_space(
         top = INSET
         if heading_text:
             fig.text(
-                INSET / width_u,
+                TITLE_X / width_u,
                 1 - INSET / height_u,
-                fit_line(heading_text, width_u - 2 * INSET, TITLE_SIZE, measure),
+                fit_line(heading_text, width_u - 2 * TITLE_X, TITLE_SIZE, measure),
                 ha="left",
                 va="top",
                 fontsize=TITLE_SIZE,

@@ -31,7 +31,7 @@ from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
 from mkdocs_selfattn.render.font_registry import css_font_family, face_of, registered_families
 from mkdocs_selfattn.render.labels import Labels
 
-CHART_FORMAT = 9
+CHART_FORMAT = 10
 """Bump when the drawing changes, so cached charts from older code are not reused."""
 
 SENTINEL = "#010203"
@@ -44,6 +44,10 @@ NARROW_WIDTH = 360.0
 
 INSET = 18.0
 """Units of air between any text and the drawing's edge (the book's own figures keep 18)."""
+
+TITLE_X = INSET + 2.0
+"""Where a title starts: past the inset, as a capital's ink (T, V, W) may start left of its
+pen position and the book measures the 18 units to the ink."""
 
 TITLE_SIZE = 18.0
 LABEL_SIZE = 14.0

@@ -26,10 +26,11 @@ def draw_figure(
     *,
     page_text: Mapping[str, str] | None = None,
     page_labels: Labels | None = None,
+    page_title: str | None = None,
 ) -> tuple[str, list[str]]:
     """The SVGs of figure ``name`` (the wide drawing, then the narrow one) and the glyphs no
-    font could draw. ``page_text``/``page_labels``: the words of their ``<title>`` and ``<desc>``
-    when the page's language is not the figure's."""
+    font could draw. ``page_text``/``page_labels``/``page_title``: the words of their
+    ``<title>`` and ``<desc>`` when the page's language is not the figure's."""
     if name == "chart":
         from mkdocs_selfattn.render.chart import render_chart
 
@@ -43,6 +44,7 @@ def draw_figure(
             query=query,
             page_text=page_text,
             page_labels=page_labels,
+            page_title=page_title,
         )
     else:
         from mkdocs_selfattn.render.chart_context import (
@@ -67,6 +69,7 @@ def draw_figure(
             query=query,
             page_text=page_text,
             page_labels=page_labels,
+            page_title=page_title,
         )
     return out.both, out.missing_glyphs
 

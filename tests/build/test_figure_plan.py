@@ -51,6 +51,7 @@ def test_figure_language_draws_another_language_and_keeps_the_page_words() -> No
     assert dict(plan.spec.display) == {"그것": "it"}
     assert plan.page_text is not None
     assert plan.page_text["axis_candidate"] == "토큰"
+    assert plan.page_title == "가중치"  # <title> in the page's language, the drawing in English
     assert plan.key != _plan("ko").key
     assert plan.key != _plan("ko", figure_language="en").key  # the glossary is in the key
 
@@ -64,5 +65,24 @@ def test_the_page_words_reach_the_renderer() -> None:
     assert chart_job(None, None) is figure_views.render_chart_job
     job = chart_job({"chart_name": "x"}, Labels())
     assert isinstance(job, partial)
-    assert job.keywords == {"page_text": {"chart_name": "x"}, "page_labels": Labels()}
+    assert job.keywords == {
+        "page_text": {"chart_name": "x"},
+        "page_labels": Labels(),
+        "page_title": None,
+    }
+    titled = chart_job({"chart_name": "x"}, Labels(), "가중치")
+    assert isinstance(titled, partial) and titled.keywords["page_title"] == "가중치"
     assert not _plan("ko", figure_language="en").ahead  # its page sends it, with the page words
+
+
+def test_the_page_title_is_in_the_key() -> None:
+    other = ViewOptions(
+        show=("chart",),
+        text_by_language=VIEW.text_by_language,
+        title_by_language=MappingProxyType({"en": "Weights", "ko": "다른 제목"}),
+    )
+    spec = localize_spec(SPEC, "ko")
+    settings = Settings(figure_language="en")
+    second = plan_figure("k", spec, settings, localize_view(other, "ko"), "chart")
+    assert second.page_title == "다른 제목"
+    assert second.key != _plan("ko", figure_language="en").key

@@ -198,7 +198,7 @@ def test_the_wide_drawing_keeps_the_books_rules(
         assert box.y0 >= 17.5, (gid, text, box)
         assert box.y1 <= height - 17.5, (gid, text, box)
     [title] = [t for t in texts if t[0] == "heading"]
-    assert abs(title[2].x0 - 18) < 1.5  # left-aligned at the inset
+    assert 18 <= title[2].x0 <= 21  # left-aligned, its ink past the 18-unit inset
     for i, (ga, _, a, ta) in enumerate(texts):
         for gb, _, b, tb in texts[i + 1 :]:
             if ga == gb and ga:
@@ -454,6 +454,30 @@ def test_page_words_name_and_describe_while_the_figure_keeps_its_own(
             assert "헤드 1" in named, view
             assert "헤드 1" not in drawn, view
             assert "head1" in drawn, view
+
+
+def test_a_block_title_is_drawn_in_the_figure_language_and_named_in_the_page_one(
+    results: dict[str, ReadingResult | DocumentResult],
+) -> None:
+    for name in ("targets", "heads"):
+        result = results[name]
+        labels = Labels().for_result(result)
+        for view, render in VIEWS.items():
+            if name == "targets" and view != "chart":
+                continue
+            out = render(
+                result,
+                labels,
+                title="Drawn title",
+                page_text={"axis_group": "시나리오"},
+                page_labels=labels,
+                page_title="페이지 제목",
+            )
+            for svg in (out.svg, out.narrow):
+                root = ET.fromstring(svg)
+                drawn = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+                assert root.findtext(f"{SVG}title") == "페이지 제목", view
+                assert "Drawn" in drawn and "페이지" not in drawn, view
 
 
 def test_the_overlap_check_can_fail(
