@@ -155,7 +155,7 @@ MEASURE = r"""
         lines[lines.length - 1] += [...span.childNodes].filter((c) => c.nodeType === 3)
           .map((c) => c.textContent).join("");
       }
-      return { s: whole.slice(0, 60), id: groupId(t), unit: size, first: whole[0],
+      return { s: whole.slice(0, 60), full: whole, id: groupId(t), unit: size, first: whole[0],
                last: whole[whole.length - 1], named, anchor: getComputedStyle(t).textAnchor,
                lines: lines.map((l) => l.trim()).filter((l) => l),
                tip: tip ? tip.textContent.trim() : "" };
@@ -844,7 +844,8 @@ def check_chart_breaks(page: Mapping[str, Any], width: int) -> list[str]:
     """A chart label set on several lines (tspans, each line with its own ``y`` or a ``dy``; or
     texts of one group that carries the full name as its ``<title>``) breaks only where a mermaid
     label may: never inside a word. Lines lose the space they broke at, so a break is at a space
-    when the two lines joined by one are in the label's tooltip, the ``<title>`` or ``<desc>``."""
+    when the two lines joined by one are in the label's tooltip, the ``<title>`` or ``<desc>``, or
+    a text of the chart's other drawing."""
     faults = []
     for chart in page["charts"]:
         for d in chart["drawings"]:
@@ -858,7 +859,11 @@ def check_chart_breaks(page: Mapping[str, Any], width: int) -> list[str]:
                 for size in d["sizes"]
                 for pair in itertools.pairwise(size["lines"])
             ]
-            known = [d["title"] or "", d["desc"] or ""]
+            # The chart's other drawing shows the same words on one line (its <title> and <desc>
+            # may be in the page's language, the drawn words in the figure's).
+            known = [d["title"] or "", d["desc"] or ""] + [
+                size["full"] for other in chart["drawings"] for size in other["sizes"]
+            ]
             bad = [
                 f"{a!r}/{b!r}"
                 for a, b, tip in pairs
