@@ -281,7 +281,8 @@ SITE_OPTIONS: tuple[SiteOption, ...] = (
         "chart_colors",
         list(DEFAULT_COLORS),
         "Role colours: main series, change, input change, guide, then further series; pick "
-        "colours readable on light and dark backgrounds.",
+        "colours readable on light and dark backgrounds. The try view's live chart takes the "
+        "first four roles.",
         check=chart_colors_problem,
         shapes_pages=True,
         setting=_colors,

@@ -236,7 +236,10 @@ def try_view(
             csv_href=example.csv.link,
             csv_name=example.csv.path.name,
         )
-    return ("late", render_try.render_try(data, render_json(result), example.spec.id, notice))
+    html = render_try.render_try(
+        data, render_json(result), example.spec.id, notice, pipeline.settings.chart.colors
+    )
+    return ("late", html)
 
 
 VIEWS: dict[str, View] = {

@@ -18,6 +18,13 @@ from typing import Any
 
 from mkdocs_selfattn.core.results import DocumentResult, TargetResult
 from mkdocs_selfattn.errors import BlockError, DataError
+from mkdocs_selfattn.render.defaults import (
+    DEFAULT_COLORS,
+    ROLE_CHANGE,
+    ROLE_GUIDE,
+    ROLE_INPUT,
+    ROLE_MAIN,
+)
 from mkdocs_selfattn.render.escape import html_text
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import CsvText, Span, unquote
@@ -357,18 +364,24 @@ def results_name(example_id: str | None, result_json: str) -> str:
 
 
 def render_try(
-    data: Mapping[str, Any], result_json: str, example_id: str | None, notice: str = ""
+    data: Mapping[str, Any],
+    result_json: str,
+    example_id: str | None,
+    notice: str = "",
+    colors: Sequence[str] = DEFAULT_COLORS,
 ) -> str:
     """The view's HTML: a note for readers without JavaScript, the engine's data, and the
     full-precision results (``result_json``, the CLI's JSON), which the plugin publishes as a
     file and links in their place; ``notice`` (HTML) first, when the view shows part of the
-    example (render/try_limit.py)."""
+    example (render/try_limit.py). ``colors``: the site's ``chart_colors``, so the live chart
+    keeps the roles of the built ones."""
     name = results_name(example_id, result_json)
     note = html_text(str(data["words"]["nojs"]))
     # Data travels in attributes, not in <script type="application/json">: Material's instant
     # navigation re-creates every <script> of a page it swaps in, as JavaScript.
     return (
-        f'<div class="selfattn-try" data-selfattn-try data-selfattn-data="{_attr(data)}">'
+        f'<div class="selfattn-try"{color_style(colors)} data-selfattn-try '
+        f'data-selfattn-data="{_attr(data)}">'
         f'{notice}<noscript><p class="selfattn-try-nojs">{note}</p></noscript>'
         f'<span hidden class="selfattn-try-result" data-selfattn-json="{html_text(name)}" '
         f'data-selfattn-result="{_attr(json.loads(result_json))}"></span>'
@@ -376,6 +389,40 @@ def render_try(
         f'data-selfattn-json="{html_text(name)}" download>{html_text(name)}</a></p>'
         "</div>"
     )
+
+
+TRY_ROLES = {
+    "main": ROLE_MAIN,
+    "emphasis": ROLE_CHANGE,
+    "input": ROLE_INPUT,
+    "axis": ROLE_GUIDE,
+}
+"""The live chart's colour variables (assets/try/selfattn-try.css) and the role each plays."""
+
+
+def color_style(colors: Sequence[str]) -> str:
+    """A ``style`` attribute setting the live chart's colour variables to a site's own
+    ``chart_colors``; nothing for the default roles, which the view's stylesheet shades per
+    palette. Roles the site leaves out keep the stylesheet's."""
+    if tuple(colors) == DEFAULT_COLORS:
+        return ""
+    given = tuple(colors)
+    parts = [
+        f"--selfattn-try-{name}: {css_color(given[role])}"
+        for name, role in TRY_ROLES.items()
+        if role < len(given)
+    ]
+    return f' style="{html_text("; ".join(parts))}"' if parts else ""
+
+
+def css_color(color: str) -> str:
+    """``color`` as CSS reads it: a hex colour as written, a matplotlib name (``tab:blue``,
+    ``C0``, which CSS does not know) as its hex."""
+    if color.startswith("#"):
+        return color
+    from matplotlib.colors import to_hex, to_rgba
+
+    return to_hex(color, keep_alpha=to_rgba(color)[3] < 1)
 
 
 def _attr(data: object) -> str:

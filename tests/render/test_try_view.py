@@ -242,3 +242,38 @@ def test_score_cells_found_through_bom_crlf_quotes_and_astral_text() -> None:
     assert [utf16_slice(text, tuple(c)) for c in cells] == ['"2.50"', " 1e0"]
     assert out["csv"]["bom"] is True
     assert out["csv"]["text"] == text
+
+
+def test_a_sites_colour_roles_reach_the_live_chart() -> None:
+    from mkdocs_selfattn.render.defaults import DEFAULT_COLORS
+    from mkdocs_selfattn.render.try_view import color_style, css_color
+
+    assert color_style(DEFAULT_COLORS) == ""  # the stylesheet's shades per palette
+    assert color_style(list(DEFAULT_COLORS)) == ""
+    style = color_style(["#112233", "tab:red", "C2", "#abc", "#445566"])
+    assert style == (
+        ' style="--selfattn-try-main: #112233; --selfattn-try-emphasis: #d62728; '
+        '--selfattn-try-input: #2ca02c; --selfattn-try-axis: #abc"'
+    )
+    # Roles the site leaves out keep the stylesheet's.
+    assert color_style(["#112233"]) == ' style="--selfattn-try-main: #112233"'
+    assert css_color("#11223380") == "#11223380"
+    assert css_color("blue") == "#0000ff"
+
+
+@pytest.mark.slow
+def test_the_built_try_view_carries_the_sites_colours(tmp_path: Path) -> None:
+    from sites import new_site
+
+    site = new_site(
+        tmp_path / "project",
+        {"index.md": "# T\n\n" + seed_block(show="[try]")},
+        plugin_options={"chart_colors": ["#112233", "tab:red"]},
+    )
+    done = site.run()
+    assert done.returncode == 0, done.stderr
+    page = (site.site_dir / "index.html").read_text(encoding="utf-8")
+    assert (
+        'class="selfattn-try" style="--selfattn-try-main: #112233; '
+        '--selfattn-try-emphasis: #d62728"'
+    ) in page
