@@ -71,7 +71,8 @@ def test_the_page_words_reach_the_renderer() -> None:
         "page_title": None,
     }
     titled = chart_job({"chart_name": "x"}, Labels(), "가중치")
-    assert isinstance(titled, partial) and titled.keywords["page_title"] == "가중치"
+    assert isinstance(titled, partial)
+    assert titled.keywords["page_title"] == "가중치"
     assert not _plan("ko", figure_language="en").ahead  # its page sends it, with the page words
 
 
