@@ -12,16 +12,15 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from dataclasses import fields as dataclass_fields
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from mkdocs_selfattn.core.readings import Layout, ReadingResult, reading_payload
-from mkdocs_selfattn.core.results import DocumentResult, result_payload
+from mkdocs_selfattn.build.engines import ENGINES, Result, engine_of
+from mkdocs_selfattn.build.requests import ComputeRequest as ComputeRequest
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.errors import SelfAttnError
 
 if TYPE_CHECKING:  # a worker imports them when the first request arrives
-    from mkdocs_selfattn.blocks.spec import ExampleSpec
     from mkdocs_selfattn.render.chart import ChartStyle
     from mkdocs_selfattn.render.labels import Labels
 
@@ -30,51 +29,7 @@ RESULTS_KEPT = 1024
 computations are sent before any chart, so this must cover a whole course: at 64, a 100-chapter
 cold build recomputed 59 results for their charts. A result is a few kilobytes."""
 
-Result = DocumentResult | ReadingResult
-"""What an example computes: the targets layout's results, or a questions or heads reading."""
-
 _RESULTS: OrderedDict[str, Result] = OrderedDict()
-
-
-@dataclass(frozen=True)
-class ComputeRequest:
-    """One example's computation: the block's spec as it is, with the CSV bytes the page read
-    (never re-read there)."""
-
-    key: str
-    spec: ExampleSpec
-    data: bytes
-    source: str
-    """The CSV as messages show it."""
-
-    @classmethod
-    def of(cls, key: str, spec: ExampleSpec, data: bytes, source: str) -> ComputeRequest:
-        return cls(key=key, spec=spec, data=data, source=source)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # A spec's mappings are read-only views, which do not pickle: they travel as dicts.
-        fields = {f.name: _plain(getattr(self.spec, f.name)) for f in dataclass_fields(self.spec)}
-        return (_request, (self.key, type(self.spec), fields, self.data, self.source))
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def _frozen(value: object) -> object:
-    if isinstance(value, dict):
-        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
-    return value
-
-
-def _request(
-    key: str, kind: type[ExampleSpec], fields: dict[str, Any], data: bytes, source: str
-) -> ComputeRequest:
-    frozen: dict[str, Any] = {name: _frozen(value) for name, value in fields.items()}
-    spec = kind(**frozen)
-    return ComputeRequest(key=key, spec=spec, data=data, source=source)
 
 
 @dataclass(frozen=True)
@@ -95,60 +50,13 @@ class ChartRequest:
 
 
 def compute(request: ComputeRequest) -> Result:
-    if request.spec.layout != "targets":
-        return compute_reading_request(request)
-    from mkdocs_selfattn.core.column_map import ColumnMap
-    from mkdocs_selfattn.core.csv_read import parse_table
-    from mkdocs_selfattn.core.document_results import compute_document
-
-    spec = request.spec
-    if spec.document is None:  # the block parser refuses this; a hand-made spec may not
-        raise ValueError("a targets example needs a document")
-    columns = ColumnMap.from_mapping(dict(spec.columns), source=request.source)
-    table = parse_table(request.data, source=request.source, columns=columns, vectors=spec.vectors)
-    return compute_document(
-        table,
-        spec.document,
-        targets=spec.targets,
-        groups={name: list(members) for name, members in spec.groups.items()},
-        temperature=spec.temperature,
-        check=True,
-    )
-
-
-def compute_reading_request(request: ComputeRequest) -> ReadingResult:
-    from mkdocs_selfattn.core.reading_results import compute_reading_result
-    from mkdocs_selfattn.core.reading_table import parse_reading
-
-    spec = request.spec
-    layout: Layout = "questions" if spec.queries is not None else "heads"
-    readers = spec.queries if spec.queries is not None else spec.heads
-    table = parse_reading(
-        request.data,
-        source=request.source,
-        mapping=dict(spec.columns),
-        readers=dict(readers or {}),
-        reader_key="queries" if layout == "questions" else "heads",
-        vectors=spec.vectors,
-        axes=None if spec.axes is None else {k: list(v) for k, v in spec.axes.items()},
-        document=spec.document is not None,
-        given=layout == "heads",
-    )
-    return compute_reading_result(
-        table,
-        layout,
-        document=spec.document,
-        groups={name: list(members) for name, members in spec.groups.items()},
-        temperature=spec.temperature,
-        normalise=spec.normalise,
-    )
+    """The example's results, by its layout's engine."""
+    return ENGINES[request.spec.layout].compute(request)
 
 
 def payload_of(result: Result) -> dict[str, Any]:
-    """The cache's (and a worker's) form of either kind of result."""
-    if isinstance(result, ReadingResult):
-        return reading_payload(result)
-    return result_payload(result)
+    """The cache's (and a worker's) form of a result."""
+    return engine_of(result).payload(result)
 
 
 def compute_payload(request: ComputeRequest) -> dict[str, Any]:

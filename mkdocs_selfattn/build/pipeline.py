@@ -25,6 +25,7 @@ from mkdocs_selfattn.build.jobs import (
     draw_chart,
     payload_of,
 )
+from mkdocs_selfattn.build.layouts import as_reading, layout_of
 from mkdocs_selfattn.build.scheduler import Scheduler
 from mkdocs_selfattn.build.settings import Settings
 from mkdocs_selfattn.build.views import VIEWS, cached_chart, figure_names, plan_figure
@@ -201,17 +202,18 @@ def result_key(spec: ExampleSpec, csv_bytes: bytes) -> str:
 
 def check_query(example: Example, query: str, line: int) -> None:
     """``query:`` must name one of the example's questions or heads (label or column)."""
-    result = example.result
-    if not isinstance(result, ReadingResult):
+    layout = layout_of(example.result)
+    if layout.reader is None:
         raise BlockError(
             "'query': chooses one question or head of a 'queries:' or 'heads:' example; "
-            f"example '{example.spec.id}' has targets",
+            f"example '{example.spec.id}' has {layout.name}",
             line=line,
         )
+    result = as_reading(example.result, layout)
     heads = result.groups[0].heads if result.groups else ()
     names = [h.name for h in heads] + [h.column for h in heads]
     if query not in names:
-        what = "question" if result.layout == "questions" else "head"
+        what = layout.reader
         raise BlockError(
             f"'query': {query!r} is not a {what} of example '{example.spec.id}'"
             f"{did_you_mean(query, names)}; its {what}s are "

@@ -7,9 +7,7 @@ to; it returns one piece. A new view is one function and one entry in :data:`VIE
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.blocks.languages import localize_spec
@@ -42,35 +40,22 @@ from mkdocs_selfattn.build.figure_views import (
 from mkdocs_selfattn.build.figure_views import (
     plan_figure as plan_figure,
 )
-from mkdocs_selfattn.core.hidden_text import visible
-from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.build.layouts import layout_of
+from mkdocs_selfattn.build.view_text import number_format as format_of
+from mkdocs_selfattn.build.view_text import view_text
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.mermaid import mermaid_diagrams, mermaid_html
-from mkdocs_selfattn.render.reading_tables import (
-    head_compare,
-    head_tables,
-    question_compare,
-    question_tables,
-    reading_csv,
-)
-from mkdocs_selfattn.render.tables import Table, compare_table, csv_table, target_tables, to_html
+from mkdocs_selfattn.render.tables import to_html
 from mkdocs_selfattn.render.words import (
     MERMAID,
-    READING,
-    TABLE,
     glossary_words,
     page_word,
-    words,
 )
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.build.example import Example, Piece, Rendered, ViewContext
 
 View = Callable[["ViewContext", "Example", ViewOptions, int, "Rendered"], "Piece"]
-
-
-def _number_format(pipeline: ViewContext, view: ViewOptions) -> str | None:
-    return view.number_format or pipeline.settings.number_format
 
 
 def output_view(
@@ -87,53 +72,19 @@ def output_view(
 def table_view(
     pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
-    number_format = _number_format(pipeline, view)
-    result = example.result
-    if isinstance(result, ReadingResult):
-        layout = question_tables if result.layout == "questions" else head_tables
-        words = _reading_text(pipeline, view, result.layout)
-        tables = layout(result, example.labels, number_format, words, view.top)
-        return ("late", to_html(tables))
-    tables = target_tables(result, example.labels, number_format, _text(pipeline, TABLE, view))
-    return ("late", to_html(tables))
+    return ("late", to_html(layout_of(example.result).tables(pipeline, example, view)))
 
 
 def compare_view(
     pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
-    number_format = _number_format(pipeline, view)
-    result = example.result
-    if isinstance(result, ReadingResult):
-        words = _reading_text(pipeline, view, result.layout)
-        if result.layout == "questions":
-            tables = question_compare(result, example.labels, number_format, words, view.top)
-        else:
-            tables = head_compare(result, example.labels, number_format, words)
-        return ("late", to_html(tables))
-    table = compare_table(result, example.labels, number_format, _text(pipeline, TABLE, view))
-    return ("late", to_html([table]))
+    return ("late", to_html(layout_of(example.result).compare(pipeline, example, view)))
 
 
 def csv_view(
     pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
-    result = example.result
-    if isinstance(result, ReadingResult):
-        words = _reading_text(pipeline, view, result.layout)
-        table = reading_csv(result, example.csv.link, example.csv.path.name, words)
-        return ("late", to_html([table]))
-    return ("late", to_html([_csv_rows(example)]))
-
-
-def _csv_rows(example: Example) -> Table:
-    text = example.csv_bytes.decode("utf-8-sig")
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader)
-    column = dict(example.spec.columns).get("document", "document_id")
-    position = [h.strip() for h in header].index(column)
-    # Columns the example does not read may hold free text: hidden characters show as <U+…>.
-    rows = [list(map(visible, r)) for r in reader if r and r[position] == example.result.document]
-    return csv_table(header, rows, example.csv.link, example.csv.path.name)
+    return ("late", to_html(layout_of(example.result).csv_rows(pipeline, example, view)))
 
 
 def mermaid_view(
@@ -143,8 +94,8 @@ def mermaid_view(
     if not settings.mermaid_fence:
         out.shared_warnings.append(MERMAID_FENCE_MISSING)
         return ("html", error_html(MERMAID_FENCE_MISSING, language=view.language))
-    layout = _layout(example)
-    page_text = _text(pipeline, MERMAID, view, layout)
+    layout = example.result.layout
+    page_text = view_text(pipeline, MERMAID, view, layout)
     language = figure_language(settings, view)
     drawn, spec, other = view, example.spec, False
     if language != view.language:
@@ -154,8 +105,8 @@ def mermaid_view(
         example.result,
         figure_labels(example, spec),
         top=view.top,
-        number_format=_number_format(pipeline, view),
-        text=_text(pipeline, MERMAID, drawn, layout) if other else page_text,
+        number_format=format_of(pipeline, view),
+        text=view_text(pipeline, MERMAID, drawn, layout) if other else page_text,
         page_text=page_text if other else None,
         page_labels=example.labels if other else None,
     )
@@ -186,12 +137,11 @@ def try_view(
     pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
     """The in-page experiment (issue 15; render/try_view.py, render/try_readings.py)."""
-    from mkdocs_selfattn.core.readings import ReadingResult
     from mkdocs_selfattn.render import try_limit
     from mkdocs_selfattn.render import try_view as render_try
     from mkdocs_selfattn.render.jsonout import render_json
 
-    number_format = _number_format(pipeline, view)
+    number_format = format_of(pipeline, view)
     render_try.check_format(number_format, line)
     # The site's glossary reaches the try view as words under the block's own.
     glossary = glossary_words(pipeline.settings.glossary, view.language)
@@ -205,37 +155,7 @@ def try_view(
         if not found.sections:
             return ("late", f'<div class="selfattn-try-notice">{notice}</div>')
         result = try_limit.first_sections(result, found.sections)
-    if isinstance(result, ReadingResult):
-        from mkdocs_selfattn.render import try_readings
-
-        data = try_readings.reading_try_data(
-            result,
-            example.labels,
-            example.csv_bytes,
-            top=view.top,
-            normalise=example.spec.normalise,
-            groups=example.spec.groups,
-            number_format=number_format,
-            text=text,
-            language=view.language,
-            csv_href=example.csv.link,
-            csv_name=example.csv.path.name,
-        )
-    else:
-        data = render_try.try_data(
-            result,
-            example.labels,
-            example.csv_bytes,
-            source=example.csv.display,
-            columns=example.spec.columns,
-            vectors=example.spec.vectors,
-            groups=example.spec.groups,
-            number_format=number_format,
-            text=text,
-            language=view.language,
-            csv_href=example.csv.link,
-            csv_name=example.csv.path.name,
-        )
+    data = layout_of(result).try_data(example, result, view, number_format, text)
     html = render_try.render_try(
         data, render_json(result), example.spec.id, notice, pipeline.settings.chart.colors
     )
@@ -277,29 +197,3 @@ def _backtick_runs(text: str) -> list[str]:
     if current:
         runs.append(current)
     return runs
-
-
-def _layout(example: Example) -> str:
-    return example.result.layout if isinstance(example.result, ReadingResult) else "targets"
-
-
-def _text(
-    pipeline: ViewContext,
-    catalogue: Mapping[str, Mapping[str, str]],
-    view: ViewOptions,
-    layout: str | None = None,
-) -> dict[str, str]:
-    """A view's words: the plugin's in the view's language (the layout's own, then the site's
-    ``glossary``), then the block's own ``text:``."""
-    glossary = pipeline.settings.glossary
-    return {**words(catalogue, view.language, layout, glossary), **view.text}
-
-
-def _reading_text(pipeline: ViewContext, view: ViewOptions, layout: str) -> dict[str, str]:
-    """The questions and heads tables' words: the targets tables' and their own."""
-    glossary = pipeline.settings.glossary
-    return {
-        **words(TABLE, view.language, layout, glossary),
-        **words(READING, view.language, layout, glossary),
-        **view.text,
-    }

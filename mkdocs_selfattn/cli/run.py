@@ -13,14 +13,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.build.example import ResolvedFile
+from mkdocs_selfattn.build.layouts import layout_of
 from mkdocs_selfattn.core.input_files import read_input
-from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.errors import DataError, SelfAttnError
-from mkdocs_selfattn.render.escape import md_escape, terminal_text
+from mkdocs_selfattn.render.escape import terminal_text
 from mkdocs_selfattn.render.jsonout import render_json
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.printout import render_printout
-from mkdocs_selfattn.render.tables import render_compare, render_tables
 from mkdocs_selfattn.render.template_limits import MAX_TEMPLATE_BYTES
 
 if TYPE_CHECKING:
@@ -108,13 +106,8 @@ def run_command(args: argparse.Namespace) -> int:
         labels = Labels(dict(args.display))
         if args.format == "json":
             text = render_json(result)
-        elif args.format in ("markdown", "text") and isinstance(result, ReadingResult):
-            text = _reading_text(result, example.labels, example.printout, args.format)
-        elif args.format == "markdown" and not isinstance(result, ReadingResult):
-            tables = render_tables(result, labels, escape=md_escape)
-            text = tables + "\n\n" + render_compare(result, labels, escape=md_escape) + "\n"
-        elif args.format == "text":
-            text = render_printout(result, labels)
+        elif args.format in ("markdown", "text"):
+            text = layout_of(result).run_text(result, example, labels, args.format)
         else:
             view = ViewOptions(show=(args.format,), top=args.top)
             pieces = pipeline.render(example, view, line=1).pieces
@@ -124,17 +117,3 @@ def run_command(args: argparse.Namespace) -> int:
         return 1
     sys.stdout.write(text if args.format == "json" else terminal_text(text, keep_newlines=True))
     return 0
-
-
-def _reading_text(result: ReadingResult, labels: Labels, printout: str, fmt: str) -> str:
-    """The printout (the template's, as a page shows it) or the tables of a reading."""
-    if fmt == "text":
-        return printout
-    from mkdocs_selfattn.render import reading_tables as tables
-    from mkdocs_selfattn.render.tables import to_markdown
-
-    if result.layout == "questions":
-        found = [*tables.question_tables(result, labels), *tables.question_compare(result, labels)]
-    else:
-        found = [*tables.head_tables(result, labels), *tables.head_compare(result, labels)]
-    return to_markdown(found, md_escape) + "\n"

@@ -7,7 +7,7 @@ The attention core produces these; renderers, inline values and the cache consum
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,9 @@ class TargetResult:
 @dataclass(frozen=True)
 class DocumentResult:
     """What one example shows: a document's targets with their weights, in CSV order."""
+
+    layout: ClassVar[Literal["targets"]] = "targets"
+    """The layout, as a reading names its own (build/layouts.py looks it up)."""
 
     source: str
     csv_rows: int

@@ -1,0 +1,88 @@
+"""Each layout's engine: how an example of that layout is computed from its request, and the
+form its result takes in the cache (and on the way back from a worker). The lower half of the
+layout registry (build/layouts.py holds the rest): the worker's jobs need only this half.
+
+The computations import the core when they run, so a warm build, which computes nothing, imports
+neither numpy nor pyarrow."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mkdocs_selfattn.core.readings import ReadingResult, reading_payload
+from mkdocs_selfattn.core.results import DocumentResult, result_payload
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.build.requests import ComputeRequest
+
+Result = DocumentResult | ReadingResult
+"""What an example computes: the targets layout's results, or a questions or heads reading."""
+
+
+@dataclass(frozen=True)
+class Engine:
+    compute: Callable[[ComputeRequest], Result]
+    payload: Callable[[Any], dict[str, Any]]
+    """The result as the cache (and a worker) stores it."""
+
+
+def engine_of(result: Result) -> Engine:
+    return ENGINES[result.layout]
+
+
+def _compute_targets(request: ComputeRequest) -> DocumentResult:
+    from mkdocs_selfattn.core.column_map import ColumnMap
+    from mkdocs_selfattn.core.csv_read import parse_table
+    from mkdocs_selfattn.core.document_results import compute_document
+
+    spec = request.spec
+    if spec.document is None:  # the block parser refuses this; a hand-made spec may not
+        raise ValueError("a targets example needs a document")
+    columns = ColumnMap.from_mapping(dict(spec.columns), source=request.source)
+    table = parse_table(request.data, source=request.source, columns=columns, vectors=spec.vectors)
+    return compute_document(
+        table,
+        spec.document,
+        targets=spec.targets,
+        groups={name: list(members) for name, members in spec.groups.items()},
+        temperature=spec.temperature,
+        check=True,
+    )
+
+
+def _compute_reading(request: ComputeRequest) -> ReadingResult:
+    from mkdocs_selfattn.core.reading_results import compute_reading_result
+    from mkdocs_selfattn.core.reading_table import parse_reading
+
+    spec = request.spec
+    layout = spec.layout
+    assert layout != "targets", layout
+    readers = spec.queries if spec.queries is not None else spec.heads
+    table = parse_reading(
+        request.data,
+        source=request.source,
+        mapping=dict(spec.columns),
+        readers=dict(readers or {}),
+        reader_key="queries" if layout == "questions" else "heads",
+        vectors=spec.vectors,
+        axes=None if spec.axes is None else {k: list(v) for k, v in spec.axes.items()},
+        document=spec.document is not None,
+        given=layout == "heads",
+    )
+    return compute_reading_result(
+        table,
+        layout,
+        document=spec.document,
+        groups={name: list(members) for name, members in spec.groups.items()},
+        temperature=spec.temperature,
+        normalise=spec.normalise,
+    )
+
+
+ENGINES: dict[str, Engine] = {
+    "targets": Engine(compute=_compute_targets, payload=result_payload),
+    "questions": Engine(compute=_compute_reading, payload=reading_payload),
+    "heads": Engine(compute=_compute_reading, payload=reading_payload),
+}

@@ -1,0 +1,253 @@
+"""The layout registry: each layout an example can have, bound to everything that differs by
+layout above the core. Views, jobs, the pipeline and the CLI look an example's layout up here
+(``LAYOUTS[result.layout]``) instead of branching on it, so a new layout is one entry (and its
+engine and renderers), not an edit in every view.
+
+An entry says how its rows are computed and cached, what a block's ``query:`` names, and how it
+fills the views whose content depends on the layout: the tables, the comparison, the CSV rows,
+the try view's data and the CLI's text. Renderers are imported when an entry is used, so that a
+warm build, which computes nothing, still imports neither numpy nor matplotlib.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from mkdocs_selfattn.build.engines import ENGINES, Engine, Result
+from mkdocs_selfattn.build.view_text import number_format, reading_text, view_text
+from mkdocs_selfattn.core.hidden_text import visible
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
+from mkdocs_selfattn.render.words import TABLE
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.blocks.spec import ViewOptions
+    from mkdocs_selfattn.build.example import Example, ViewContext
+    from mkdocs_selfattn.render.labels import Labels
+    from mkdocs_selfattn.render.tables import Table
+
+
+Tables = Callable[["ViewContext", "Example", "ViewOptions"], "list[Table]"]
+TryData = Callable[
+    ["Example", Any, "ViewOptions", "str | None", "dict[str, str]"], "dict[str, Any]"
+]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One layout: its engine, its cache form and its layout-dependent views."""
+
+    name: str
+    reader: str | None
+    """What a block's ``query:`` names in this layout ("question", "head"); None: it has none."""
+    engine: Engine
+    """How it is computed and cached (build/engines.py)."""
+    tables: Tables
+    compare: Tables
+    csv_rows: Tables
+    try_data: TryData
+    """The try view's data for a result (the example's, or the part the view keeps)."""
+    run_text: Callable[[Any, Example, Labels, str], str]
+    """``mkdocs-selfattn run --format markdown|text``: tables, or the printout."""
+
+
+def layout_of(result: Result) -> Layout:
+    return LAYOUTS[result.layout]
+
+
+def as_reading(result: Result, layout: Layout) -> ReadingResult:
+    """``result``, known by its layout's entry (``reader`` set) to be a reading."""
+    assert layout.reader is not None, layout.name
+    return cast(ReadingResult, result)
+
+
+# -- targets ---------------------------------------------------------------------------------------
+
+
+def _target_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
+    from mkdocs_selfattn.render.tables import target_tables
+
+    result = cast(DocumentResult, example.result)
+    words = view_text(pipeline, TABLE, view)
+    return target_tables(result, example.labels, number_format(pipeline, view), words)
+
+
+def _target_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
+    from mkdocs_selfattn.render.tables import compare_table
+
+    result = cast(DocumentResult, example.result)
+    words = view_text(pipeline, TABLE, view)
+    return [compare_table(result, example.labels, number_format(pipeline, view), words)]
+
+
+def _target_csv(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
+    """The document's rows of the CSV, as the file has them."""
+    from mkdocs_selfattn.render.tables import csv_table
+
+    text = example.csv_bytes.decode("utf-8-sig")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader)
+    column = dict(example.spec.columns).get("document", "document_id")
+    position = [h.strip() for h in header].index(column)
+    document = cast(DocumentResult, example.result).document
+    # Columns the example does not read may hold free text: hidden characters show as <U+…>.
+    rows = [list(map(visible, r)) for r in reader if r and r[position] == document]
+    return [csv_table(header, rows, example.csv.link, example.csv.path.name)]
+
+
+def _target_try(
+    example: Example,
+    result: Any,
+    view: ViewOptions,
+    number_format: str | None,
+    text: dict[str, str],
+) -> dict[str, Any]:
+    from mkdocs_selfattn.render import try_view
+
+    return try_view.try_data(
+        result,
+        example.labels,
+        example.csv_bytes,
+        source=example.csv.display,
+        columns=example.spec.columns,
+        vectors=example.spec.vectors,
+        groups=example.spec.groups,
+        number_format=number_format,
+        text=text,
+        language=view.language,
+        csv_href=example.csv.link,
+        csv_name=example.csv.path.name,
+    )
+
+
+def _target_run_text(result: Any, example: Example, labels: Labels, fmt: str) -> str:
+    from mkdocs_selfattn.render.escape import md_escape
+    from mkdocs_selfattn.render.printout import render_printout
+    from mkdocs_selfattn.render.tables import render_compare, render_tables
+
+    if fmt == "text":
+        return render_printout(result, labels)
+    tables = render_tables(result, labels, escape=md_escape)
+    return tables + "\n\n" + render_compare(result, labels, escape=md_escape) + "\n"
+
+
+# -- questions and heads (readings) ----------------------------------------------------------------
+
+
+def _reading(
+    pipeline: ViewContext, example: Example, view: ViewOptions
+) -> tuple[ReadingResult, Labels, str | None, dict[str, str]]:
+    """What every table of a reading is built from: the result, labels, format and words."""
+    result = cast(ReadingResult, example.result)
+    words = reading_text(pipeline, view, result.layout)
+    return result, example.labels, number_format(pipeline, view), words
+
+
+def _question_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
+    from mkdocs_selfattn.render.reading_tables import question_tables
+
+    return question_tables(*_reading(pipeline, example, view), view.top)
+
+
+def _question_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
+    from mkdocs_selfattn.render.reading_tables import question_compare
+
+    return question_compare(*_reading(pipeline, example, view), view.top)
+
+
+def _head_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
+    from mkdocs_selfattn.render.reading_tables import head_tables
+
+    return head_tables(*_reading(pipeline, example, view), view.top)
+
+
+def _head_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
+    from mkdocs_selfattn.render.reading_tables import head_compare
+
+    return head_compare(*_reading(pipeline, example, view))
+
+
+def _reading_csv(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
+    from mkdocs_selfattn.render.reading_tables import reading_csv
+
+    result = cast(ReadingResult, example.result)
+    words = reading_text(pipeline, view, result.layout)
+    return [reading_csv(result, example.csv.link, example.csv.path.name, words)]
+
+
+def _reading_try(
+    example: Example,
+    result: Any,
+    view: ViewOptions,
+    number_format: str | None,
+    text: dict[str, str],
+) -> dict[str, Any]:
+    from mkdocs_selfattn.render import try_readings
+
+    return try_readings.reading_try_data(
+        result,
+        example.labels,
+        example.csv_bytes,
+        top=view.top,
+        normalise=example.spec.normalise,
+        groups=example.spec.groups,
+        number_format=number_format,
+        text=text,
+        language=view.language,
+        csv_href=example.csv.link,
+        csv_name=example.csv.path.name,
+    )
+
+
+def _reading_run_text(result: Any, example: Example, labels: Labels, fmt: str) -> str:
+    """The printout (the template's, as a page shows it) or the tables of a reading."""
+    if fmt == "text":
+        return example.printout
+    from mkdocs_selfattn.render import reading_tables as tables
+    from mkdocs_selfattn.render.escape import md_escape
+    from mkdocs_selfattn.render.tables import to_markdown
+
+    labels = example.labels
+    if result.layout == "questions":
+        found = [*tables.question_tables(result, labels), *tables.question_compare(result, labels)]
+    else:
+        found = [*tables.head_tables(result, labels), *tables.head_compare(result, labels)]
+    return to_markdown(found, md_escape) + "\n"
+
+
+LAYOUTS: dict[str, Layout] = {
+    "targets": Layout(
+        name="targets",
+        reader=None,
+        engine=ENGINES["targets"],
+        tables=_target_tables,
+        compare=_target_compare,
+        csv_rows=_target_csv,
+        try_data=_target_try,
+        run_text=_target_run_text,
+    ),
+    "questions": Layout(
+        name="questions",
+        reader="question",
+        engine=ENGINES["questions"],
+        tables=_question_tables,
+        compare=_question_compare,
+        csv_rows=_reading_csv,
+        try_data=_reading_try,
+        run_text=_reading_run_text,
+    ),
+    "heads": Layout(
+        name="heads",
+        reader="head",
+        engine=ENGINES["heads"],
+        tables=_head_tables,
+        compare=_head_compare,
+        csv_rows=_reading_csv,
+        try_data=_reading_try,
+        run_text=_reading_run_text,
+    ),
+}
