@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mkdocs_selfattn.core.readings import ReadingResult, reading_payload
+from mkdocs_selfattn.core.readings import Layout, ReadingResult, reading_payload
 from mkdocs_selfattn.core.results import DocumentResult, result_payload
 
 if TYPE_CHECKING:
@@ -52,37 +52,50 @@ def _compute_targets(request: ComputeRequest) -> DocumentResult:
     )
 
 
-def _compute_reading(request: ComputeRequest) -> ReadingResult:
-    from mkdocs_selfattn.core.reading_results import compute_reading_result
-    from mkdocs_selfattn.core.reading_table import parse_reading
+@dataclass(frozen=True)
+class _Reading:
+    """A reading layout's engine: groups of candidate rows read by the block's ``queries:``
+    (softmax over score columns) or ``heads:`` (given weights)."""
 
-    spec = request.spec
-    layout = spec.layout
-    assert layout != "targets", layout
-    readers = spec.queries if spec.queries is not None else spec.heads
-    table = parse_reading(
-        request.data,
-        source=request.source,
-        mapping=dict(spec.columns),
-        readers=dict(readers or {}),
-        reader_key="queries" if layout == "questions" else "heads",
-        vectors=spec.vectors,
-        axes=None if spec.axes is None else {k: list(v) for k, v in spec.axes.items()},
-        document=spec.document is not None,
-        given=layout == "heads",
-    )
-    return compute_reading_result(
-        table,
-        layout,
-        document=spec.document,
-        groups={name: list(members) for name, members in spec.groups.items()},
-        temperature=spec.temperature,
-        normalise=spec.normalise,
-    )
+    layout: Layout
+    reader_key: str
+    """The block key that names the readers."""
+    given: bool
+    """Whether the readers' columns are weights as given (else scores through the softmax)."""
+
+    def __call__(self, request: ComputeRequest) -> ReadingResult:
+        from mkdocs_selfattn.core.reading_results import compute_reading_result
+        from mkdocs_selfattn.core.reading_table import parse_reading
+
+        spec = request.spec
+        readers = spec.queries if spec.queries is not None else spec.heads
+        table = parse_reading(
+            request.data,
+            source=request.source,
+            mapping=dict(spec.columns),
+            readers=dict(readers or {}),
+            reader_key=self.reader_key,
+            vectors=spec.vectors,
+            axes=None if spec.axes is None else {k: list(v) for k, v in spec.axes.items()},
+            document=spec.document is not None,
+            given=self.given,
+        )
+        return compute_reading_result(
+            table,
+            self.layout,
+            document=spec.document,
+            groups={name: list(members) for name, members in spec.groups.items()},
+            temperature=spec.temperature,
+            normalise=spec.normalise,
+        )
 
 
 ENGINES: dict[str, Engine] = {
     "targets": Engine(compute=_compute_targets, payload=result_payload),
-    "questions": Engine(compute=_compute_reading, payload=reading_payload),
-    "heads": Engine(compute=_compute_reading, payload=reading_payload),
+    "questions": Engine(
+        compute=_Reading("questions", reader_key="queries", given=False), payload=reading_payload
+    ),
+    "heads": Engine(
+        compute=_Reading("heads", reader_key="heads", given=True), payload=reading_payload
+    ),
 }

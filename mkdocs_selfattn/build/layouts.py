@@ -203,19 +203,33 @@ def _reading_try(
     )
 
 
-def _reading_run_text(result: Any, example: Example, labels: Labels, fmt: str) -> str:
-    """The printout (the template's, as a page shows it) or the tables of a reading."""
+def _question_run_text(result: Any, example: Example, labels: Labels, fmt: str) -> str:
+    from mkdocs_selfattn.render.reading_tables import question_compare, question_tables
+
+    return _reading_run_text(example, fmt, question_tables, question_compare)
+
+
+def _head_run_text(result: Any, example: Example, labels: Labels, fmt: str) -> str:
+    from mkdocs_selfattn.render.reading_tables import head_compare, head_tables
+
+    return _reading_run_text(example, fmt, head_tables, head_compare)
+
+
+def _reading_run_text(
+    example: Example,
+    fmt: str,
+    tables: Callable[[ReadingResult, Labels], list[Table]],
+    compare: Callable[[ReadingResult, Labels], list[Table]],
+) -> str:
+    """The printout (the template's, as a page shows it) or the tables of a reading (the
+    example's own labels: its ``display:``)."""
     if fmt == "text":
         return example.printout
-    from mkdocs_selfattn.render import reading_tables as tables
     from mkdocs_selfattn.render.escape import md_escape
     from mkdocs_selfattn.render.tables import to_markdown
 
-    labels = example.labels
-    if result.layout == "questions":
-        found = [*tables.question_tables(result, labels), *tables.question_compare(result, labels)]
-    else:
-        found = [*tables.head_tables(result, labels), *tables.head_compare(result, labels)]
+    result = cast(ReadingResult, example.result)
+    found = [*tables(result, example.labels), *compare(result, example.labels)]
     return to_markdown(found, md_escape) + "\n"
 
 
@@ -238,7 +252,7 @@ LAYOUTS: dict[str, Layout] = {
         compare=_question_compare,
         csv_rows=_reading_csv,
         try_data=_reading_try,
-        run_text=_reading_run_text,
+        run_text=_question_run_text,
     ),
     "heads": Layout(
         name="heads",
@@ -248,6 +262,6 @@ LAYOUTS: dict[str, Layout] = {
         compare=_head_compare,
         csv_rows=_reading_csv,
         try_data=_reading_try,
-        run_text=_reading_run_text,
+        run_text=_head_run_text,
     ),
 }
