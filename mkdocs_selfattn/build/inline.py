@@ -1,31 +1,27 @@
 """Inline values: one number or token from an example, in the page's prose.
 
-`` `{selfattn} ID QUANTITY ARGS [:FORMAT]` `` is read here, and every quantity is one row of
-:data:`QUANTITIES`: how many arguments it takes, how it is written, how it is computed.
-Tokens may be written as in the CSV or as their display label; a token that occurs at several
-positions is written ``token@position``. A CSV token always wins over a label, and a label that
-several tokens share is refused: an inline value must never mean two tokens at once.
+`` `{selfattn} ID QUANTITY ARGS [:FORMAT]` `` is read here; its example's layout answers it
+(build/layouts.py: the targets layout's quantities are in :mod:`inline_targets`, the questions
+and heads layouts' in :mod:`inline_readings`). A quantity no layout has, or arguments no layout
+takes, is refused before the example is known.
 """
 
 from __future__ import annotations
 
-import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.blocks.markdown_scan import INLINE_PREFIX, inline_spans
-from mkdocs_selfattn.build.inline_answer import Answer
 from mkdocs_selfattn.build.inline_readings import (
     READING_NAMES,
     reading_arguments_fit,
     reading_usages,
-    reading_value,
 )
+from mkdocs_selfattn.build.inline_targets import QUANTITIES as QUANTITIES
+from mkdocs_selfattn.build.layouts import layout_of
 from mkdocs_selfattn.core.hidden_text import first_hidden, what_is_wrong
-from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.errors import (
     BlockError,
     UseOfFailedExampleError,
@@ -33,15 +29,10 @@ from mkdocs_selfattn.errors import (
     did_you_mean,
     listing,
 )
-from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.format_spec import number_spec_problem
-from mkdocs_selfattn.render.labels import Labels, py_list
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.build.example import Example
-
-T = TypeVar("T")
-_POSITION = re.compile(r"^(?P<token>.+)@(?P<index>-?\d+)$")
 
 
 @dataclass(frozen=True)
@@ -55,114 +46,6 @@ class InlineValue:
     quantity: str
     args: tuple[str, ...]
     spec: str | None
-
-
-class _Ask(Answer):
-    """One inline value of a targets example being answered: its result and labels."""
-
-    def __init__(self, item: InlineValue, example: Example) -> None:
-        super().__init__(f"inline value '{item.example_id} {item.quantity}'", item.line, item.spec)
-        assert isinstance(example.result, DocumentResult)
-        self.result: DocumentResult = example.result
-        self.labels: Labels = example.labels
-
-    def target(self, text: str) -> TargetResult:
-        result, labels = self.result, self.labels
-        found = _pick(result.targets, text, labels, _target_key, self.fail, "target")
-        if not found:
-            names = [labels.raw(t.target, t.target_index) for t in result.targets]
-            hint = did_you_mean(text, _names(result.targets, labels, _target_key))
-            raise self.fail(
-                f"target '{text}' is not shown by this example{hint}; targets: {listing(names)}"
-            )
-        _single(found, text, self.fail, lambda t: t.target_index)
-        return found[0]
-
-    def column(self, name: str) -> int:
-        columns = self.result.vector_columns
-        if name in columns:
-            return columns.index(name)
-        hint = did_you_mean(name, columns)
-        raise self.fail(f"'{name}' is not a vector column{hint}; columns: {listing(columns)}")
-
-
-def _candidate_number(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
-    def evaluate(ask: _Ask, args: tuple[str, ...]) -> str:
-        tgt = ask.target(args[0])
-        labels = ask.labels
-        matches = _pick(tgt.candidates, args[1], labels, _candidate_key, ask.fail, "candidate")
-        if not matches:
-            names = listing([labels.raw(c.token, c.index) for c in tgt.candidates])
-            hint = did_you_mean(args[1], _names(tgt.candidates, labels, _candidate_key))
-            raise ask.fail(
-                f"'{args[1]}' is not a candidate of target '{tgt.target}'{hint}; "
-                f"candidates: {names}"
-            )
-        _single(matches, args[1], ask.fail, lambda c: c.index)
-        value: float = getattr(matches[0], field)
-        return ask.number(value)
-
-    return evaluate
-
-
-def _top(ask: _Ask, args: tuple[str, ...]) -> str:
-    if ask.spec is not None:
-        raise ask.fail("'top' is a token, so a :FORMAT does not apply")
-    tgt = ask.target(args[0])
-    return md_text(ask.labels(tgt.top, tgt.top_index))
-
-
-def _group(ask: _Ask, args: tuple[str, ...]) -> str:
-    groups = dict(ask.target(args[0]).groups)
-    if args[1] not in groups:
-        hint = did_you_mean(args[1], list(groups))
-        raise ask.fail(f"no group '{args[1]}'{hint}; groups: {listing(groups) or 'none'}")
-    return ask.number(groups[args[1]])
-
-
-def _vector(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
-    def evaluate(ask: _Ask, args: tuple[str, ...]) -> str:
-        if field == "baseline":
-            vector, rest = ask.result.baseline, args
-        else:
-            vector, rest = getattr(ask.target(args[0]), field), args[1:]
-        if rest:
-            return ask.number(vector[ask.column(rest[0])])
-        if ask.spec is None:
-            return md_text(py_list(vector))
-        return md_text("[" + ", ".join(ask.number(v) for v in vector) + "]")
-
-    return evaluate
-
-
-def _count(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
-    def evaluate(ask: _Ask, args: tuple[str, ...]) -> str:
-        count: int = getattr(ask.result, field)
-        return str(count) if ask.spec is None else ask.number(count)
-
-    return evaluate
-
-
-@dataclass(frozen=True)
-class Quantity:
-    """What an inline value may ask for: its arguments, how it is written, how it is computed."""
-
-    arity: tuple[int, int]
-    usage: str
-    evaluate: Callable[[_Ask, tuple[str, ...]], str]
-
-
-QUANTITIES: dict[str, Quantity] = {
-    "weight": Quantity((2, 2), "weight TARGET CANDIDATE", _candidate_number("weight")),
-    "score": Quantity((2, 2), "score TARGET CANDIDATE", _candidate_number("score")),
-    "top": Quantity((1, 1), "top TARGET", _top),
-    "group": Quantity((2, 2), "group TARGET NAME", _group),
-    "representation": Quantity((1, 2), "representation TARGET [COLUMN]", _vector("representation")),
-    "shift": Quantity((1, 2), "shift TARGET [COLUMN]", _vector("shift")),
-    "baseline": Quantity((0, 1), "baseline [COLUMN]", _vector("baseline")),
-    "csv_rows": Quantity((0, 0), "csv_rows", _count("csv_rows")),
-    "document_rows": Quantity((0, 0), "document_rows", _count("document_rows")),
-}
 
 
 def find_inline_values(text: str) -> list[InlineValue | BlockError]:
@@ -249,91 +132,6 @@ def inline_value(
             f"{where}: no example with id '{item.example_id}' on this page{hint}; ids: {known}",
             line=item.line,
         )
-    if isinstance(example.result, ReadingResult):
-        return reading_value(where, item.line, item.spec, example, item.quantity, item.args)
-    if item.quantity not in QUANTITIES:
-        raise BlockError(
-            f"{where}: '{item.quantity}' is a quantity of the questions and heads layouts; "
-            f"example '{item.example_id}' has targets: {', '.join(QUANTITIES)}",
-            line=item.line,
-        )
-    quantity = QUANTITIES[item.quantity]
-    if not quantity.arity[0] <= len(item.args) <= quantity.arity[1]:
-        raise BlockError(
-            f"{where}: write it as `{{selfattn}} {item.example_id} {quantity.usage}`",
-            line=item.line,
-        )
-    return quantity.evaluate(_Ask(item, example), item.args)
-
-
-def _target_key(target: TargetResult) -> tuple[str, int | None]:
-    return target.target, target.target_index
-
-
-def _candidate_key(candidate: CandidateResult) -> tuple[str, int | None]:
-    return candidate.token, candidate.index
-
-
-def _pick(
-    items: Sequence[T],
-    text: str,
-    labels: Labels,
-    key: Callable[[T], tuple[str, int | None]],
-    fail: Callable[[str], BlockError],
-    what: str,
-) -> list[T]:
-    """Items that ``text`` names: ``token@position`` or a name, a CSV token before a label.
-
-    A name that is no token but the label of several tokens is an error listing them (in CSV
-    order), never their sum.
-    """
-    match = _POSITION.match(text)
-    wanted, position = (match["token"], int(match["index"])) if match else (text, None)
-
-    def at(item: T) -> bool:
-        return position is None or key(item)[1] == position
-
-    names = [text] if position is None else [text, wanted]
-    for name in names:
-        exact = [item for item in items if key(item)[0] == name and (name == text or at(item))]
-        if exact:
-            return exact
-    for name in names:
-        labelled = [
-            item
-            for item in items
-            if labels.display.get(key(item)[0]) == name and (name == text or at(item))
-        ]
-        tokens = list(dict.fromkeys(key(item)[0] for item in labelled))
-        if len(tokens) > 1:
-            listed = listing(tokens, quote=True)
-            raise fail(
-                f"'{name}' is the label of several {what}s ({listed}); write the CSV token "
-                "to say which"
-            )
-        if labelled:
-            return labelled
-    return []
-
-
-def _names(
-    items: Sequence[T], labels: Labels, key: Callable[[T], tuple[str, int | None]]
-) -> list[str]:
-    """Every name an item answers to, tokens and labels, for "did you mean"."""
-    names: list[str] = []
-    for item in items:
-        token = key(item)[0]
-        names += [token, labels.display.get(token, token)]
-    return list(dict.fromkeys(names))
-
-
-def _single(
-    found: Sequence[T],
-    text: str,
-    fail: Callable[[str], BlockError],
-    index: Callable[[T], int | None],
-) -> None:
-    positions = sorted({i for i in map(index, found) if i is not None})
-    if len(positions) > 1:
-        options = listing([f"{text}@{p}" for p in positions])
-        raise fail(f"'{text}' occurs at several positions; write one of {options}")
+    return layout_of(example.result).inline(
+        where, item.line, item.spec, example, item.quantity, item.args
+    )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from mkdocs_selfattn.build.inline_answer import Answer
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
@@ -33,9 +33,8 @@ class Reading(Answer):
 
     def __init__(self, where: str, line: int, spec: str | None, example: Example) -> None:
         super().__init__(where, line, spec)
-        result = example.result
-        assert isinstance(result, ReadingResult)
-        self.result: ReadingResult = result
+        # The layout registry sends only questions and heads examples here.
+        self.result = cast(ReadingResult, example.result)
         self.labels: Labels = example.labels
         self.named_groups = dict(example.spec.groups)
 
@@ -310,9 +309,8 @@ def reading_value(
     where: str, line: int, spec: str | None, example: Example, name: str, args: tuple[str, ...]
 ) -> str:
     """The markdown text of the inline value ``name args`` of a reading example."""
-    result = example.result
-    assert isinstance(result, ReadingResult)
     ask = Reading(where, line, spec, example)
+    result = ask.result
     quantities = READING_QUANTITIES[result.layout]
     if name not in quantities:
         raise ask.fail(

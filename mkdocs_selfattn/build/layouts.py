@@ -5,8 +5,9 @@ engine and renderers), not an edit in every view.
 
 An entry says how its rows are computed and cached, what a block's ``query:`` names, and how it
 fills the views whose content depends on the layout: the tables, the comparison, the CSV rows,
-the try view's data and the CLI's text. Renderers are imported when an entry is used, so that a
-warm build, which computes nothing, still imports neither numpy nor matplotlib.
+the try view's data, the CLI's text and the inline values. Renderers are imported when an entry
+is used, so that a warm build, which computes nothing, still imports neither numpy nor
+matplotlib.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from mkdocs_selfattn.build.engines import ENGINES, Engine, Result
+from mkdocs_selfattn.build.inline_readings import reading_value
+from mkdocs_selfattn.build.inline_targets import target_value
 from mkdocs_selfattn.build.view_text import number_format, reading_text, view_text
 from mkdocs_selfattn.core.hidden_text import visible
 from mkdocs_selfattn.core.readings import ReadingResult
@@ -53,6 +56,8 @@ class Layout:
     """The try view's data for a result (the example's, or the part the view keeps)."""
     run_text: Callable[[Any, Example, Labels, str], str]
     """``mkdocs-selfattn run --format markdown|text``: tables, or the printout."""
+    inline: Callable[[str, int, str | None, Example, str, tuple[str, ...]], str]
+    """An inline value's text: (where, line, format, example, quantity, arguments)."""
 
 
 def layout_of(result: Result) -> Layout:
@@ -243,6 +248,7 @@ LAYOUTS: dict[str, Layout] = {
         csv_rows=_target_csv,
         try_data=_target_try,
         run_text=_target_run_text,
+        inline=target_value,
     ),
     "questions": Layout(
         name="questions",
@@ -253,6 +259,7 @@ LAYOUTS: dict[str, Layout] = {
         csv_rows=_reading_csv,
         try_data=_reading_try,
         run_text=_question_run_text,
+        inline=reading_value,
     ),
     "heads": Layout(
         name="heads",
@@ -263,5 +270,6 @@ LAYOUTS: dict[str, Layout] = {
         csv_rows=_reading_csv,
         try_data=_reading_try,
         run_text=_head_run_text,
+        inline=reading_value,
     ),
 }
