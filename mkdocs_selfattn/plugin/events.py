@@ -25,7 +25,6 @@ from mkdocs_selfattn.core.csv_size import any_big
 from mkdocs_selfattn.plugin.build_log import build_log, held_log
 from mkdocs_selfattn.plugin.config import SelfAttnConfig
 from mkdocs_selfattn.plugin.dirty import expire_changed
-from mkdocs_selfattn.plugin.early_start import inputs_changed, record, stamp_folder
 from mkdocs_selfattn.plugin.inserted import inserted_ids
 from mkdocs_selfattn.plugin.leftovers import LeftoverGuard, Rendering
 from mkdocs_selfattn.plugin.lookahead import look_ahead, pages_of
@@ -64,8 +63,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self.draw_charts = True
         """Off under `mkdocs-selfattn check`, which writes no site."""
         self._dirty = False
-        self._inputs: set[Path] = set()
-        """Every file this process's builds read for their blocks (see early_start.py)."""
         self._reset()
 
     def _reset(self) -> None:
@@ -74,7 +71,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._memos: MemoStore | None = None
         self._pages: dict[str, PageSlots] = {}
         self.used_files: set[Path] = set()
-        self._block_pages: set[Path] = set()
         self.published: set[Path] = set()
         self._nonce = os.urandom(16).hex()
         self.problems: list[str] = []
@@ -88,18 +84,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         self._dirty = dirty
         if command == "serve":
             self._restore_sigterm = sigterm_as_interrupt()
-        stamps = self._stamps()
-        if stamps is not None and inputs_changed(stamps):
-            # Before MkDocs reads its config: the worker's imports start 20-30 ms sooner.
-            self._pool = pool_for(self._pool, self.config["chart_workers"], fork_ok=True)
-            if self._pool is not None:
-                self._pool.prepare()
-
-    def _stamps(self) -> Path | None:
-        """Where one-off builds leave their inputs' stamp (see early_start.py)."""
-        if not self._one_off:
-            return None
-        return stamp_folder(str(self.config["cache_dir"]), self.config.config_file_path)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._reset()
@@ -163,7 +147,6 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
         memos = self._memos
         assert memos is not None
         src_path = file_path(page.file, config)
-        self._block_pages.add(Path(src_path))
         slots = self._pages.setdefault(page.file.src_uri, PageSlots(self._nonce, page.file.src_uri))
         language = page_language(page.file, page.meta, config)
         if META_KEY in page.meta:
@@ -290,17 +273,11 @@ class SelfAttnPlugin(BasePlugin[SelfAttnConfig]):  # type: ignore[no-untyped-cal
                     *(work[kind] for kind in ("result", "chart", "script", "page")),
                 )
         self._watcher.watch(self.used_files, Path(config.docs_dir).resolve())
-        if config.config_file_path:  # for the stamp, written once every language is built
-            self._inputs |= self.used_files | self._block_pages
-            self._inputs.add(Path(config.config_file_path).resolve())
         failure = unseen_failure(self.problems, strict=bool(config.strict), log=log)
         if failure is not None:
             raise PluginError(failure)
 
     def on_shutdown(self) -> None:
-        stamps = self._stamps()
-        if stamps is not None and self._inputs:
-            record(stamps, self._inputs)
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
