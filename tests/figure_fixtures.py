@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from typing import Any
 
 from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
 
@@ -65,3 +66,10 @@ def texts_by_id(svg: str) -> dict[str, str]:
         if text and "-" in ident:
             out[ident.split("-", 1)[1]] = text
     return out
+
+
+def render_mermaid(result: Any, labels: Any, **options: Any) -> str:
+    """Every diagram's source, one after the other (a page shows each as its own figure)."""
+    from mkdocs_selfattn.render.mermaid import mermaid_diagrams
+
+    return "\n".join(mermaid_diagrams(result, labels, **options))

@@ -31,10 +31,6 @@ from mkdocs_selfattn.render.figure_text import shortened, wrap
 GAP = 1.0
 """Points of air kept between two texts."""
 
-UPRIGHT_GAP = 2.5
-"""Points of air between two upright texts: browsers box a text by its line height (about
-1.2 em), wider than the glyphs matplotlib measures, and upright that height lies across."""
-
 
 @dataclass(frozen=True)
 class Series:

@@ -138,31 +138,6 @@ def mermaid_diagrams(
     return out
 
 
-def render_mermaid(
-    result: DocumentResult | ReadingResult,
-    labels: Labels,
-    *,
-    top: int = 3,
-    number_format: str | None = None,
-    text: Mapping[str, str] | None = None,
-    page_text: Mapping[str, str] | None = None,
-    page_labels: Labels | None = None,
-) -> str:
-    """Every diagram's source, one after the other (what a reader of the sources, a test or the
-    command line, wants); a page shows each of :func:`mermaid_diagrams` as its own figure."""
-    return "\n".join(
-        mermaid_diagrams(
-            result,
-            labels,
-            top=top,
-            number_format=number_format,
-            text=text,
-            page_text=page_text,
-            page_labels=page_labels,
-        )
-    )
-
-
 def mermaid_html(source: str, element: str = "pre", class_name: str = "mermaid") -> str:
     """What pymdownx.superfences makes of a ``mermaid`` fence (``fence_code_format`` for
     ``pre``, ``fence_div_format`` for ``div``), so the figure can bypass markdown and the search

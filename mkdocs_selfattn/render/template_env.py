@@ -168,13 +168,6 @@ def _compiled(text: str) -> jinja2.Template | str:
         stop(token)
 
 
-def template_problem(text: str) -> str | None:
-    """The message of a template that does not compile, or None: for checking ``template:``
-    when the block is read, before any number is computed."""
-    compiled = _compiled(text)
-    return compiled if isinstance(compiled, str) else None
-
-
 def fill(text: str, variables: Mapping[str, Any], line: int | None = None) -> str:
     """The template filled with ``variables``; :class:`TemplateError` on any failure."""
     template = _compiled(text)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from figure_fixtures import SVG, document, texts_by_id
+from figure_fixtures import SVG, document, render_mermaid, texts_by_id
 from reading_fixtures import heads_reading, manual_reading, questions_reading, report_reading
 
 from mkdocs_selfattn.core.readings import ReadingResult
@@ -31,7 +31,6 @@ from mkdocs_selfattn.render.chart_context import (
 )
 from mkdocs_selfattn.render.chart_space import render_context_space
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.mermaid import render_mermaid
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "figures"
 

@@ -234,9 +234,8 @@ def test_mermaid_view(project: Path, update_goldens: bool) -> None:
 
 def _superfences_mermaid(pipeline: Pipeline, example: Example) -> str:
     import markdown
+    from figure_fixtures import render_mermaid
     from pymdownx.superfences import fence_code_format
-
-    from mkdocs_selfattn.render.mermaid import render_mermaid
 
     fence = "```mermaid\n" + render_mermaid(example.result, example.labels) + "```"
     mermaid = {"name": "mermaid", "class": "mermaid", "format": fence_code_format}
