@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import cast
 
 import pytest
+from figure_fixtures import render_mermaid
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -33,7 +34,6 @@ from mkdocs_selfattn.core.document_results import compute_document
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
 from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.mermaid import render_mermaid
 
 HEADER = "document_id,target_token,candidate_token,candidate_role,v,score"
 TWO_TARGETS = "\n".join(

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from figure_fixtures import render_mermaid
 
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.render.chart import chart_words, weights_of
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.mermaid import render_mermaid
 from mkdocs_selfattn.render.reading_tables import question_compare, question_tables
 from mkdocs_selfattn.render.tables import compare_table, target_tables
 
