@@ -5,8 +5,9 @@ in the modules that look layouts up."""
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from pathlib import Path
-from typing import get_args, get_type_hints
+from typing import Any, get_args, get_type_hints
 
 import pytest
 from course_requests import requests
@@ -110,3 +111,48 @@ def test_layout_branches_do_not_grow() -> None:
     are where the one-engine redesign still has to reach; new code looks layouts up instead."""
     count = sum(len(_layout_branches(p)) for p in PACKAGE.rglob("*.py"))
     assert count <= BRANCHES_LEFT, count
+
+
+@pytest.fixture(scope="module")
+def examples() -> dict[str, Any]:
+    """The course's example of each layout, loaded by the pipeline the plugin uses."""
+    from course_requests import ASSETS, BLOCKS
+
+    from mkdocs_selfattn.build.cache import Cache
+    from mkdocs_selfattn.build.pipeline import Pipeline
+    from mkdocs_selfattn.build.settings import Settings
+    from mkdocs_selfattn.cli.run import _CommandLineFiles
+
+    pipeline = Pipeline(Settings(scripts=False, mermaid=None), Cache(None))
+    loaded = {}
+    for name, request in REQUESTS.items():
+        spec = replace(request.spec, csv=str(ASSETS / BLOCKS[name][0]))
+        loaded[name] = (pipeline, pipeline.load(spec, _CommandLineFiles()))
+    return loaded
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_every_entry_fills_every_layout_view(name: str, examples: dict[str, Any]) -> None:
+    from mkdocs_selfattn.blocks.spec import ViewOptions
+    from mkdocs_selfattn.render.labels import Labels
+
+    pipeline, example = examples[name]
+    layout = LAYOUTS[name]
+    assert layout_of(example.result) is layout
+    view = ViewOptions(show=("table",), top=3)
+    for build in (layout.tables, layout.compare, layout.csv_rows):
+        tables = build(pipeline, example, view)
+        assert tables, (name, build)
+        assert all(table.rows for table in tables), (name, build)
+    data = layout.try_data(example, example.result, view, None, {})
+    assert data["words"], name
+    markdown = layout.run_text(example.result, example, Labels(), "markdown")
+    assert markdown.lstrip().startswith("|") or "\n|" in markdown, name
+    assert layout.run_text(example.result, example, Labels(), "text").strip(), name
+    rows = layout.inline("where", 1, None, example, "csv_rows", ())
+    assert rows == str(example.result.csv_rows), name
+    # The views ask the same entry: each renders through the pipeline without a problem.
+    for shown in ("table", "compare", "csv", "try"):
+        out = pipeline.render(example, ViewOptions(show=(shown,), top=3), line=1)
+        assert out.pieces, (name, shown)
+        assert not out.warnings, (name, shown, out.warnings)
