@@ -292,32 +292,89 @@ class Reader:
     errors: list[str] = field(default_factory=list)  # uncaught page errors
 
 
+def offline_context(
+    browser: Any,
+    *,
+    width: int = 1280,
+    scheme: str | None = None,
+    locale: str = "zh-CN",
+    blocked: Callable[[Any], None] | None = None,
+) -> Any:
+    """A browser context as a reader of the built site has it, with the network closed: every
+    request that is not to this machine is aborted (and passed to ``blocked``, when given). Below
+    720 px it is a phone: 800 px tall, twice the pixels, touch."""
+    phone = width < 720
+    options: dict[str, Any] = {
+        "viewport": {"width": width, "height": 800 if phone else 900},
+        "locale": locale,
+        "service_workers": "block",
+    }
+    if phone:
+        options |= {"device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+    if scheme is not None:
+        options["color_scheme"] = scheme
+    context = browser.new_context(**options)
+    context.set_default_timeout(60_000)  # generous: CI machines can be slow and busy
+    context.add_init_script(OPEN_SHADOW_ROOTS)
+
+    def only_localhost(route: Any) -> None:
+        if urlparse(route.request.url).hostname == "127.0.0.1":
+            route.continue_()
+            return
+        if blocked is not None:
+            blocked(route.request)
+        route.abort("blockedbyclient")
+
+    context.route("**/*", only_localhost)
+    return context
+
+
+def site_tab(
+    browser: Any,
+    base: str,
+    url: str,
+    *,
+    contexts: list[Any],
+    blocked: list[str],
+    width: int = 1280,
+    **options: Any,
+) -> Any:
+    """A tab of the site served at ``base``, ``url`` loaded: requests elsewhere are aborted and
+    listed in ``blocked``, uncaught page errors in ``page.errors``; ``options`` go to the
+    browser context (its ``contexts`` are closed by the caller)."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, **options)
+    context.set_default_timeout(60_000)
+    contexts.append(context)
+
+    def only_the_site(route: Any) -> None:
+        if route.request.url.startswith(base):
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_the_site)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    page.goto(base + url, wait_until="load")
+    return page
+
+
 @pytest.fixture
 def open_reader(browser: Any) -> Iterator[Callable[..., Reader]]:
     """open_reader(url, scheme="light") -> Reader with the page loaded and the network closed."""
     contexts: list[Any] = []
 
     def open_page(url: str, *, scheme: str = "light") -> Reader:
-        context = browser.new_context(
-            viewport={"width": 1280, "height": 900},
-            color_scheme=scheme,
-            locale="zh-CN",
-            service_workers="block",
-        )
-        context.set_default_timeout(60_000)  # generous: CI machines can be slow and busy
-        contexts.append(context)
-        context.add_init_script(OPEN_SHADOW_ROOTS)
         reader = Reader(page=None)
-
-        def only_localhost(route: Any) -> None:
-            request = route.request
-            if urlparse(request.url).hostname == "127.0.0.1":
-                route.continue_()
-            else:
-                reader.blocked.append((request.resource_type, request.url))
-                route.abort("blockedbyclient")
-
-        context.route("**/*", only_localhost)
+        context = offline_context(
+            browser,
+            scheme=scheme,
+            blocked=lambda request: reader.blocked.append((request.resource_type, request.url)),
+        )
+        contexts.append(context)
         page = context.new_page()
         reader.page = page
         page.on("pageerror", lambda exc: reader.errors.append(str(exc)))

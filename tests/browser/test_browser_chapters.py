@@ -12,11 +12,10 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import pytest
 from chapter_pages import CHAPTERS, LANGUAGES, definition, url
-from conftest import OPEN_SHADOW_ROOTS, Site
+from conftest import Site, offline_context
 from test_browser_chapter import (
     CJK_FONT,
     READ_COLORS,
@@ -311,24 +310,7 @@ def phone(browser: Any) -> Iterator[Callable[[str], Any]]:
     contexts: list[Any] = []
 
     def open_page(address: str) -> Any:
-        context = browser.new_context(
-            viewport={"width": 375, "height": 800},
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            locale="zh-CN",
-            service_workers="block",
-        )
-        context.set_default_timeout(60_000)
-        context.add_init_script(OPEN_SHADOW_ROOTS)
-        context.route(
-            "**/*",
-            lambda route: (
-                route.continue_()
-                if urlparse(route.request.url).hostname == "127.0.0.1"
-                else route.abort("blockedbyclient")
-            ),
-        )
+        context = offline_context(browser, width=375)
         contexts.append(context)
         page = context.new_page()
         page.goto(address, wait_until="load")

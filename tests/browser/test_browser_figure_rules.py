@@ -20,10 +20,9 @@ import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlparse
 
 import pytest
-from conftest import OPEN_SHADOW_ROOTS, REPO, Site, mkdocs_build
+from conftest import REPO, Site, mkdocs_build, offline_context
 from figure_rules import CHECKS, MEASURE, WAIT_FOR_MERMAID, authored_mermaid, mermaid_count
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -352,26 +351,7 @@ def audit(
 
     def tab(width: int, scheme: str) -> Any:
         if (width, scheme) not in tabs:
-            phone = width < 720
-            context = browser.new_context(
-                viewport={"width": width, "height": 800 if phone else 900},
-                device_scale_factor=2 if phone else 1,
-                is_mobile=phone,
-                has_touch=phone,
-                color_scheme=scheme,
-                locale="ko-KR",
-                service_workers="block",
-            )
-            context.set_default_timeout(60_000)
-            context.add_init_script(OPEN_SHADOW_ROOTS)
-            context.route(
-                "**/*",
-                lambda route: (
-                    route.continue_()
-                    if urlparse(route.request.url).hostname == "127.0.0.1"
-                    else route.abort("blockedbyclient")
-                ),
-            )
+            context = offline_context(browser, width=width, scheme=scheme, locale="ko-KR")
             contexts.append(context)
             tabs[width, scheme] = context.new_page()
         return tabs[width, scheme]

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import COURSE_CSV, Site, _QuietHandler, _Server, mkdocs_build
+from conftest import COURSE_CSV, Site, _QuietHandler, _Server, mkdocs_build, site_tab
 
 from mkdocs_selfattn.core.csv_read import parse_table
 from mkdocs_selfattn.core.document_results import compute_document
@@ -215,24 +215,16 @@ def tab(browser: Any, served: tuple[Site, str]) -> Iterator[Callable[..., Any]]:
     blocked: list[str] = []
 
     def open_tab(url: str, width: int = 1280, **options: Any) -> Any:
-        context = browser.new_context(
-            viewport={"width": width, "height": 900}, accept_downloads=True, **options
+        page = site_tab(
+            browser,
+            base,
+            url,
+            contexts=contexts,
+            blocked=blocked,
+            width=width,
+            accept_downloads=True,
+            **options,
         )
-        context.set_default_timeout(60_000)
-        contexts.append(context)
-        context.route(
-            "**/*",
-            lambda route: (
-                route.continue_()
-                if route.request.url.startswith(base)
-                else (blocked.append(route.request.url), route.abort())
-            ),
-        )
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.errors = errors
-        page.goto(base + url, wait_until="load")
         return page
 
     yield open_tab

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, Site, _QuietHandler, _Server, mkdocs_build
+from conftest import REPO, Site, _QuietHandler, _Server, mkdocs_build, site_tab
 
 from mkdocs_selfattn.render.try_view import view_words
 
@@ -81,25 +81,17 @@ def tab(browser: Any, served: str) -> Iterator[Callable[..., Any]]:
     blocked: list[str] = []
 
     def open_tab(language: str, layout: str, width: int, scheme: str = "light") -> Any:
-        context = browser.new_context(
-            viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
-        )
-        context.set_default_timeout(60_000)
-        contexts.append(context)
-        context.route(
-            "**/*",
-            lambda route: (
-                route.continue_()
-                if route.request.url.startswith(served)
-                else (blocked.append(route.request.url), route.abort())
-            ),
-        )
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.errors = errors
         stem = LAYOUTS[layout][0]
-        page.goto(f"{served}{LANGUAGES[language]}{CHAPTERS}/{stem}/", wait_until="load")
+        page = site_tab(
+            browser,
+            served,
+            f"{LANGUAGES[language]}{CHAPTERS}/{stem}/",
+            contexts=contexts,
+            blocked=blocked,
+            width=width,
+            color_scheme=scheme,
+            service_workers="block",
+        )
         page.wait_for_selector(".selfattn-try-ui [data-q=context]")
         # The palette's final colours, not a frame of Material's colour transitions.
         page.add_style_tag(content="*, *::before { transition: none !important; }")
