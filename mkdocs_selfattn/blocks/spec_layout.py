@@ -2,18 +2,96 @@
 
 ``targets:``, ``queries:`` and ``heads:`` each decide how the rows
 are read, so a block gives at most one; a key of another layout would be silently ignored, so it
-is refused at its own line instead.
+is refused at its own line instead. What each layout refuses is data (:data:`BLOCK_LAYOUTS`), so
+a further layout is one more entry, not one more branch.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from mkdocs_selfattn.blocks.spec_values import Reader
 from mkdocs_selfattn.errors import BlockError
 
-LAYOUT_KEYS = ("targets", "queries", "heads")
 TARGET_ROLES = ("target", "score", "target_index", "candidate_index")
 """Column roles of the targets layout only: the other layouts name their columns in
 ``queries:``/``heads:`` and have no target."""
+
+_READING_ONLY = "belongs to a 'queries:' or 'heads:' block; drop it here"
+_VECTORS_OR_AXES = (
+    "give either 'vectors' (one axis per column) or 'axes' (each axis sums its columns), not both"
+)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Keys that cannot be given together in a layout (one key: not at all), reported at the
+    last of them."""
+
+    keys: tuple[str, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class BlockLayout:
+    """A layout's block keys: what it refuses, in the order a block is checked."""
+
+    refused: tuple[Refusal, ...]
+    foreign_roles: tuple[str, ...]
+    """Column roles that mean nothing here, with the hint of where they belong."""
+    roles_hint: str
+    where: str
+    """How a message names a block of this layout."""
+    named_readers: bool
+    """The layout key names readers (found by name or column, so the two must not clash)."""
+    document_required: bool = False
+    """Its rows are always one document's (``document:`` must be given)."""
+
+
+BLOCK_LAYOUTS: Mapping[str, BlockLayout] = {
+    "targets": BlockLayout(
+        refused=(Refusal(("axes",), _READING_ONLY), Refusal(("normalise",), _READING_ONLY)),
+        foreign_roles=("group",),
+        roles_hint="groups of rows come with 'queries:' or 'heads:'",
+        where="the targets layout",
+        named_readers=False,
+        document_required=True,
+    ),
+    "queries": BlockLayout(
+        refused=(
+            Refusal(("mixed_candidates",), "only the targets layout has targets; drop it here"),
+            Refusal(("vectors", "axes"), _VECTORS_OR_AXES),
+            Refusal(
+                ("normalise",),
+                "only given weights ('heads:') are normalised; softmax weights already sum to 1",
+            ),
+        ),
+        foreign_roles=TARGET_ROLES,
+        roles_hint="name score or weight columns in 'queries:'/'heads:' instead",
+        where="a 'queries:' block",
+        named_readers=True,
+    ),
+    "heads": BlockLayout(
+        refused=(
+            Refusal(("mixed_candidates",), "only the targets layout has targets; drop it here"),
+            Refusal(("vectors", "axes"), _VECTORS_OR_AXES),
+            Refusal(
+                ("temperature",),
+                "given weights ('heads:') do not pass through the softmax, so a temperature "
+                "would change nothing; drop it (or use 'queries:' with score columns)",
+            ),
+        ),
+        foreign_roles=TARGET_ROLES,
+        roles_hint="name score or weight columns in 'queries:'/'heads:' instead",
+        where="a 'heads:' block",
+        named_readers=True,
+    ),
+}
+"""Keyed by the block key that chooses the layout; the first is the default."""
+
+LAYOUT_KEYS = tuple(BLOCK_LAYOUTS)
+DEFAULT_LAYOUT = LAYOUT_KEYS[0]
 
 
 def check_layout(reader: Reader) -> None:
@@ -27,41 +105,19 @@ def check_layout(reader: Reader) -> None:
             f"{reader.key_lines.get(first, reader.start)}) and '{second}' cannot both be given; "
             "keep one",
         )
-    layout = given[0] if given else "targets"
-    if layout == "targets":
-        if "document" not in data:
-            raise BlockError(
-                "missing key 'document:'; a block needs 'csv' and 'document' (or 'use'); "
-                "with 'queries:' or 'heads:' instead of targets, 'document:' is optional",
-                line=reader.start,
-            )
-        for key in ("axes", "normalise"):
-            if key in data:
-                raise reader.fail(key, "belongs to a 'queries:' or 'heads:' block; drop it here")
-    else:
-        if "mixed_candidates" in data:
-            raise reader.fail(
-                "mixed_candidates", "only the targets layout has targets; drop it here"
-            )
-        if "vectors" in data and "axes" in data:
-            raise reader.fail(
-                "axes",
-                "give either 'vectors' (one axis per column) or 'axes' (each axis sums its "
-                "columns), not both",
-            )
-    if layout == "queries" and "normalise" in data:
-        raise reader.fail(
-            "normalise",
-            "only given weights ('heads:') are normalised; softmax weights already sum to 1",
+    key = given[0] if given else DEFAULT_LAYOUT
+    layout = BLOCK_LAYOUTS[key]
+    if layout.document_required and "document" not in data:
+        raise BlockError(
+            "missing key 'document:'; a block needs 'csv' and 'document' (or 'use'); "
+            "with 'queries:' or 'heads:' instead of targets, 'document:' is optional",
+            line=reader.start,
         )
-    if layout == "heads" and "temperature" in data:
-        raise reader.fail(
-            "temperature",
-            "given weights ('heads:') do not pass through the softmax, so a temperature would "
-            "change nothing; drop it (or use 'queries:' with score columns)",
-        )
-    if layout != "targets":
-        _check_names(reader, layout)
+    for refusal in layout.refused:
+        if all(k in data for k in refusal.keys):
+            raise reader.fail(refusal.keys[-1], refusal.message)
+    if layout.named_readers:
+        _check_names(reader, key)
     _check_roles(reader, layout)
 
 
@@ -82,17 +138,12 @@ def _check_names(reader: Reader, key: str) -> None:
             )
 
 
-def _check_roles(reader: Reader, layout: str) -> None:
+def _check_roles(reader: Reader, layout: BlockLayout) -> None:
     columns = reader.data.get("columns")
     if not isinstance(columns, dict):
         return  # the validator reports it
-    wrong = TARGET_ROLES if layout != "targets" else ("group",)
     for role in columns:
-        if role in wrong:
-            where = f"a '{layout}:' block" if layout != "targets" else "the targets layout"
-            hint = (
-                "name score or weight columns in 'queries:'/'heads:' instead"
-                if layout != "targets"
-                else "groups of rows come with 'queries:' or 'heads:'"
+        if role in layout.foreign_roles:
+            raise reader.fail(
+                "columns", f"role '{role}' has no meaning in {layout.where}; {layout.roles_hint}"
             )
-            raise reader.fail("columns", f"role '{role}' has no meaning in {where}; {hint}")

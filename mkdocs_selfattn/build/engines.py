@@ -11,7 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mkdocs_selfattn.core.readings import Layout, ReadingResult, reading_payload
+from mkdocs_selfattn.core.readings import (
+    READING_KINDS,
+    ReadingKind,
+    ReadingResult,
+    reading_payload,
+)
 from mkdocs_selfattn.core.results import DocumentResult, result_payload
 
 if TYPE_CHECKING:
@@ -57,11 +62,7 @@ class _Reading:
     """A reading layout's engine: groups of candidate rows read by the block's ``queries:``
     (softmax over score columns) or ``heads:`` (given weights)."""
 
-    layout: Layout
-    reader_key: str
-    """The block key that names the readers."""
-    given: bool
-    """Whether the readers' columns are weights as given (else scores through the softmax)."""
+    kind: ReadingKind
 
     def __call__(self, request: ComputeRequest) -> ReadingResult:
         from mkdocs_selfattn.core.reading_results import compute_reading_result
@@ -74,15 +75,15 @@ class _Reading:
             source=request.source,
             mapping=dict(spec.columns),
             readers=dict(readers or {}),
-            reader_key=self.reader_key,
+            reader_key=self.kind.block_key,
             vectors=spec.vectors,
             axes=None if spec.axes is None else {k: list(v) for k, v in spec.axes.items()},
             document=spec.document is not None,
-            given=self.given,
+            given=self.kind.given,
         )
         return compute_reading_result(
             table,
-            self.layout,
+            self.kind.layout,
             document=spec.document,
             groups={name: list(members) for name, members in spec.groups.items()},
             temperature=spec.temperature,
@@ -92,10 +93,8 @@ class _Reading:
 
 ENGINES: dict[str, Engine] = {
     "targets": Engine(compute=_compute_targets, payload=result_payload),
-    "questions": Engine(
-        compute=_Reading("questions", reader_key="queries", given=False), payload=reading_payload
-    ),
-    "heads": Engine(
-        compute=_Reading("heads", reader_key="heads", given=True), payload=reading_payload
-    ),
+    **{
+        layout: Engine(compute=_Reading(kind), payload=reading_payload)
+        for layout, kind in READING_KINDS.items()
+    },
 }

@@ -70,7 +70,7 @@ class Reading(Answer):
             several = listing(shown, quote=True)
             raise self.fail(f"'{name}' is the label of several groups; write one of {several}")
         hint = did_you_mean(name, [*shown, *(self.labels(g) for g in shown)])
-        what = "group (scenario)" if self.result.layout == "heads" else "group"
+        what = self.result.kind.group
         raise self.fail(f"no {what} '{name}'{hint}; groups: {listing(shown)}")
 
     def head(self, group: GroupResult, name: str) -> HeadResult:
@@ -80,7 +80,7 @@ class Reading(Answer):
         ]
         if found:
             return found[0]
-        what = "question" if self.result.layout == "questions" else "head"
+        what = self.result.kind.reader
         names = [h.name for h in heads]
         options = [*names, *(h.column for h in heads), *(self.labels(n) for n in names)]
         listed = listing(names, quote=True)
@@ -294,12 +294,12 @@ def reading_arguments_fit(name: str, count: int) -> bool:
 
 def scoped(result: ReadingResult, quantity: ReadingQuantity) -> bool:
     """Whether this example's inline value of ``quantity`` starts with a GROUP."""
-    return quantity.scoped and (result.layout == "heads" or len(result.groups) > 1)
+    return quantity.scoped and (result.kind.always_grouped or len(result.groups) > 1)
 
 
 def usage(result: ReadingResult, name: str) -> str:
     quantity = READING_QUANTITIES[result.layout][name]
-    if scoped(result, quantity) and result.layout == "questions":
+    if scoped(result, quantity) and not result.kind.always_grouped:
         head, _, rest = quantity.usage.partition(" ")
         return f"{head} GROUP {rest}".rstrip()
     return quantity.usage

@@ -23,7 +23,7 @@ from mkdocs_selfattn.build.inline_readings import reading_value
 from mkdocs_selfattn.build.inline_targets import target_value
 from mkdocs_selfattn.build.view_text import number_format, reading_text, view_text
 from mkdocs_selfattn.core.hidden_text import visible
-from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.readings import READING_KINDS, ReadingKind, ReadingResult
 from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.words import TABLE
 
@@ -45,8 +45,9 @@ class Layout:
     """One layout: its engine, its cache form and its layout-dependent views."""
 
     name: str
-    reader: str | None
-    """What a block's ``query:`` names in this layout ("question", "head"); None: it has none."""
+    kind: ReadingKind | None
+    """How a reading layout reads its groups (what a block's ``query:`` names in it:
+    ``kind.reader``); None: the layout is not a reading and has no ``query:``."""
     engine: Engine
     """How it is computed and cached (build/engines.py)."""
     tables: Tables
@@ -65,8 +66,8 @@ def layout_of(result: Result) -> Layout:
 
 
 def as_reading(result: Result, layout: Layout) -> ReadingResult:
-    """``result``, known by its layout's entry (``reader`` set) to be a reading."""
-    assert layout.reader is not None, layout.name
+    """``result``, known by its layout's entry (``kind`` set) to be a reading."""
+    assert layout.kind is not None, layout.name
     return cast(ReadingResult, result)
 
 
@@ -241,7 +242,7 @@ def _reading_run_text(
 LAYOUTS: dict[str, Layout] = {
     "targets": Layout(
         name="targets",
-        reader=None,
+        kind=None,
         engine=ENGINES["targets"],
         tables=_target_tables,
         compare=_target_compare,
@@ -252,7 +253,7 @@ LAYOUTS: dict[str, Layout] = {
     ),
     "questions": Layout(
         name="questions",
-        reader="question",
+        kind=READING_KINDS["questions"],
         engine=ENGINES["questions"],
         tables=_question_tables,
         compare=_question_compare,
@@ -263,7 +264,7 @@ LAYOUTS: dict[str, Layout] = {
     ),
     "heads": Layout(
         name="heads",
-        reader="head",
+        kind=READING_KINDS["heads"],
         engine=ENGINES["heads"],
         tables=_head_tables,
         compare=_head_compare,

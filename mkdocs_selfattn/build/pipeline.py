@@ -203,7 +203,7 @@ def result_key(spec: ExampleSpec, csv_bytes: bytes) -> str:
 def check_query(example: Example, query: str, line: int) -> None:
     """``query:`` must name one of the example's questions or heads (label or column)."""
     layout = layout_of(example.result)
-    if layout.reader is None:
+    if layout.kind is None:
         raise BlockError(
             "'query': chooses one question or head of a 'queries:' or 'heads:' example; "
             f"example '{example.spec.id}' has {layout.name}",
@@ -213,7 +213,7 @@ def check_query(example: Example, query: str, line: int) -> None:
     heads = result.groups[0].heads if result.groups else ()
     names = [h.name for h in heads] + [h.column for h in heads]
     if query not in names:
-        what = layout.reader
+        what = layout.kind.reader
         raise BlockError(
             f"'query': {query!r} is not a {what} of example '{example.spec.id}'"
             f"{did_you_mean(query, names)}; its {what}s are "

@@ -18,13 +18,13 @@ from mkdocs_selfattn.cli.inspect_layouts import Header, LayoutNeed, column_names
 from mkdocs_selfattn.cli.pasted_block import ID_PATTERN, count, scalar, word
 from mkdocs_selfattn.core.input_files import read_input
 from mkdocs_selfattn.core.reading_table import DEFAULT_COLUMNS, ReadingTable, parse_reading
-from mkdocs_selfattn.core.readings import Layout
+from mkdocs_selfattn.core.readings import READING_KINDS, Layout
 from mkdocs_selfattn.errors import DataError
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.core.data_checks import DataProblems
 
-ENGINE_LAYOUT: Mapping[str, Layout] = {"queries": "questions", "heads": "heads"}
+ENGINE_LAYOUT: Mapping[str, Layout] = {k.block_key: k.layout for k in READING_KINDS.values()}
 _SUM_SLACK = 1e-6
 """Looser than the engine's tolerance: this only guesses the groups, the engine checks them."""
 
@@ -87,7 +87,7 @@ def plan_reading(header: Header, need: LayoutNeed, mapping: Mapping[str, str]) -
 
     candidate, role = present("candidate"), present("role")
     document, group = present("document"), present("group")
-    if need.key == "heads" and document is None and group is None:
+    if READING_KINDS[ENGINE_LAYOUT[need.key]].given and document is None and group is None:
         free = [n for n in text if n not in (candidate, role)]
         document, group = _grouping(header, columns, free)
     taken = {candidate, role, document, group}
@@ -168,7 +168,7 @@ def inspect_reading(
         reader_key=need.key,
         vectors=plan.vectors,
         document=plan.document is not None,
-        given=need.key == "heads",
+        given=READING_KINDS[ENGINE_LAYOUT[need.key]].given,
     )
     documents: dict[str, dict[str, list[tuple[int, str]]]] = {}
     tokens = table.text(plan.candidate)
@@ -244,7 +244,7 @@ def reading_block(contents: ReadingContents) -> list[str]:
     row, token = members[0]
     if sum(1 for _, other in members if other == token) > 1:
         token = f"{token}@{row}"
-    scoped = plan.need.key == "heads" or len(groups) > 1
+    scoped = READING_KINDS[ENGINE_LAYOUT[plan.need.key]].always_grouped or len(groups) > 1
     args = [*([group] if scoped else []), plan.readers[0][0], token]
     lines.append(f"`{{selfattn}} {example_id} weight {' '.join(word(a) for a in args)}`")
     return lines

@@ -17,7 +17,14 @@ from mkdocs_selfattn.core.reading_engine import (
     separations,
 )
 from mkdocs_selfattn.core.reading_table import ReadingTable
-from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Layout, Line, ReadingResult
+from mkdocs_selfattn.core.readings import (
+    READING_KINDS,
+    GroupResult,
+    HeadResult,
+    Layout,
+    Line,
+    ReadingResult,
+)
 from mkdocs_selfattn.errors import DataError, did_you_mean
 from mkdocs_selfattn.errors import listing as _listing
 
@@ -46,7 +53,7 @@ def compute_reading_result(
         part = table.subset(table.document_codes == table.documents.index(document))
     named = dict(groups or {})
     _check_groups(part, document, named)
-    given = layout == "heads"
+    given = READING_KINDS[layout].given
     arrays = compute_reading(part, given=given, temperature=temperature, normalise=normalise)
     return ReadingResult(
         source=table.source,

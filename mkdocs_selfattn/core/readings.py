@@ -16,10 +16,50 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 Layout = Literal["questions", "heads"]
+
+
+@dataclass(frozen=True)
+class ReadingKind:
+    """What tells one reading layout from the other, as data: every module that words, groups
+    or computes a reading asks its kind instead of comparing layout names, so a further way of
+    reading groups of rows is one more entry of :data:`READING_KINDS`."""
+
+    layout: Layout
+    block_key: str
+    """The block key that names the readers (``queries:``, ``heads:``)."""
+    given: bool
+    """The readers' columns are weights as given; otherwise scores through the softmax."""
+    reader: str
+    """What one reader is called in messages ("question", "head")."""
+    group: str
+    """What one group of rows is called in messages."""
+    always_grouped: bool
+    """Every group is named wherever it is shown (a heads file's scenarios), even when the file
+    has one; otherwise a single group is the whole example and goes unnamed."""
+
+
+READING_KINDS: Mapping[Layout, ReadingKind] = {
+    "questions": ReadingKind(
+        "questions",
+        "queries",
+        given=False,
+        reader="question",
+        group="group",
+        always_grouped=False,
+    ),
+    "heads": ReadingKind(
+        "heads",
+        "heads",
+        given=True,
+        reader="head",
+        group="group (scenario)",
+        always_grouped=True,
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -118,12 +158,46 @@ class ReadingResult:
     warnings: tuple[str, ...] = ()
 
     @property
+    def kind(self) -> ReadingKind:
+        return READING_KINDS[self.layout]
+
+    @property
     def axis_names(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.axes)
 
     @property
     def head_names(self) -> tuple[str, ...]:
         return tuple(h.name for h in self.groups[0].heads) if self.groups else ()
+
+    # What every result record answers alike (DocumentResult has the same methods).
+
+    def to_dict(self) -> dict[str, Any]:
+        return reading_to_dict(self)
+
+    def section_sizes(self) -> list[int]:
+        """Values per section (a group: its lines × its readers), for the try view's limit."""
+        return [len(group.lines) * len(group.heads) for group in self.groups]
+
+    def first_sections(self, sections: int) -> ReadingResult:
+        return replace(self, groups=self.groups[:sections])
+
+    def shown_names(self) -> set[str]:
+        """Every name the example shows: line tokens, the group (scenario) names, the
+        questions' labels and the heads' names, and the named candidate groups. A question or
+        head is also reachable by its column, which is not shown, so it does not count here."""
+        found: set[str] = set()
+        for group in self.groups:
+            if group.name:
+                found.add(group.name)
+            found.update(line.token for line in group.lines)
+            for head in group.heads:
+                found.add(head.name)
+                found.update(name for name, _ in head.groups)
+        return found
+
+    def repeated_tokens(self) -> frozenset[str]:
+        """None: a line is named by its row, never by ``token@N``."""
+        return frozenset()
 
 
 def separation(first: tuple[float, ...], second: tuple[float, ...]) -> float:
@@ -191,7 +265,7 @@ def _floats(values: Any) -> tuple[float, ...]:
 def reading_from_dict(data: Mapping[str, Any]) -> ReadingResult:
     """Inverse of :func:`reading_payload`; a wrong shape raises KeyError/TypeError/ValueError."""
     layout = data["layout"]
-    if layout not in ("questions", "heads"):
+    if layout not in READING_KINDS:
         raise ValueError(f"not a reading layout: {layout!r}")
     return ReadingResult(
         source=str(data.get("source", "")),

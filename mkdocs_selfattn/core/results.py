@@ -6,7 +6,7 @@ The attention core produces these; renderers, inline values and the cache consum
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
 
@@ -50,6 +50,38 @@ class DocumentResult:
     warnings: tuple[str, ...] = ()
     """Doubts about the data that do not stop the example (targets re-reading different
     candidates), located in the CSV; part of the result so a cached example repeats them."""
+
+    # What every result record answers alike (ReadingResult has the same methods), so views
+    # ask the record instead of telling the layouts apart.
+
+    def to_dict(self) -> dict[str, Any]:
+        return result_to_dict(self)
+
+    def section_sizes(self) -> list[int]:
+        """Values per section (a target: its candidates' scores), for the try view's limit."""
+        return [len(target.candidates) for target in self.targets]
+
+    def first_sections(self, sections: int) -> DocumentResult:
+        return replace(self, targets=self.targets[:sections])
+
+    def shown_names(self) -> set[str]:
+        """Every name the example shows: targets, candidate tokens, named candidate groups."""
+        found = {target.target for target in self.targets}
+        for target in self.targets:
+            found.update(cand.token for cand in target.candidates)
+            found.update(name for name, _ in target.groups)
+        return found
+
+    def repeated_tokens(self) -> frozenset[str]:
+        """Tokens at more than one position, which labels tell apart as ``token@N``."""
+        positions: dict[str, set[int]] = {}
+        for target in self.targets:
+            if target.target_index is not None:
+                positions.setdefault(target.target, set()).add(target.target_index)
+            for cand in target.candidates:
+                if cand.index is not None:
+                    positions.setdefault(cand.token, set()).add(cand.index)
+        return frozenset(token for token, seen in positions.items() if len(seen) > 1)
 
 
 CandidateKey = tuple[str, "int | None"]

@@ -9,10 +9,9 @@ A target or head with more candidates than a chart can show gets the top ones an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from mkdocs_selfattn.core.readings import HeadResult, ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult, weights_by_candidate
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars, series_style
 from mkdocs_selfattn.render.chart_narrow import narrow_bars
 from mkdocs_selfattn.render.chart_svg import (
@@ -27,6 +26,7 @@ from mkdocs_selfattn.render.chart_svg import (
 from mkdocs_selfattn.render.chart_svg import (
     chart_words as _words,
 )
+from mkdocs_selfattn.render.chart_weights import Weights
 from mkdocs_selfattn.render.figure_text import (
     ALL_ITEMS,
     TOP_ITEMS,
@@ -37,6 +37,7 @@ from mkdocs_selfattn.render.figure_text import (
     summed,
 )
 from mkdocs_selfattn.render.labels import Labels, format_value
+from mkdocs_selfattn.render.layout_renderers import RENDERERS
 
 __all__ = [
     "CHART_FORMAT",
@@ -81,16 +82,6 @@ MAX_BARS = 32
 so that its values, upright at 14 units, stand apart in the book's 760-unit figure."""
 
 
-@dataclass(frozen=True)
-class Weights:
-    """A weight chart's data, whatever the layout: series over candidates, full labels."""
-
-    series: tuple[str, ...]
-    candidates: tuple[str, ...]
-    weights: tuple[tuple[float, ...], ...]
-    """Per series, per candidate."""
-
-
 def render_chart(
     result: DocumentResult | ReadingResult,
     labels: Labels,
@@ -110,7 +101,7 @@ def render_chart(
     (the page's)."""
     style = style or ChartStyle()
     words = _words(DEFAULT_TEXT, text)
-    data = weights_of(result, PrintableLabels(labels), query)
+    data = RENDERERS[result.layout].weights(result, PrintableLabels(labels), query)
     title = None if title is None else printable(title)
     per_series = MAX_BARS // max(len(data.series), 1)
     kept = keep_top(
@@ -146,7 +137,8 @@ def render_chart(
     )
     page: tuple[str, str] | None = None
     if page_text is not None or page_labels is not None:
-        page_data = weights_of(result, PrintableLabels(page_labels or labels), query)
+        weights = RENDERERS[result.layout].weights
+        page_data = weights(result, PrintableLabels(page_labels or labels), query)
         page_words = _words(DEFAULT_TEXT, page_text if page_text is not None else text)
         said = None if page_title is None else printable(page_title)
         page = _described(page_data, kept, page_words, said)[1:3]
@@ -188,40 +180,6 @@ def _described(
     return names, heading, "; ".join(summary), values
 
 
-def weights_of(
-    result: DocumentResult | ReadingResult, labels: Labels, query: str | None = None
-) -> Weights:
-    """The series and candidates a weight chart shows, labelled as the page shows them."""
-    if isinstance(result, DocumentResult):
-        candidates, sums = weights_by_candidate(result)
-        rows = [tuple(weights.get(c, 0.0) for c in candidates) for weights in sums]
-        return Weights(
-            tuple(labels(t.target, t.target_index) for t in result.targets),
-            tuple(labels(tok, idx) for tok, idx in candidates),
-            tuple(rows),
-        )
-    heads = chosen_heads(result, query)
-    several = len(result.groups) > 1
-    names = tuple(
-        labels(line.token) + (f" · {shorten(labels(g.name), 10)}" if several else "")
-        for g in result.groups
-        for line in g.lines
-    )
-    per_head = tuple(tuple(w for g in result.groups for w in g.head(h).weights) for h in heads)
-    return Weights(tuple(labels(h) for h in heads), names, per_head)
-
-
-def chosen_heads(result: ReadingResult, query: str | None) -> tuple[str, ...]:
-    """Every head's name, or the one ``query`` names (by name or column; KeyError if none)."""
-    if query is None:
-        return result.head_names
-    first = result.groups[0] if result.groups else None
-    if first is None:
-        raise KeyError(query)
-    head: HeadResult = first.head(query)
-    return (head.name,)
-
-
 def chart_words(
     labels: Labels,
     result: DocumentResult | ReadingResult,
@@ -233,7 +191,7 @@ def chart_words(
     """Every text the chart would draw, found without matplotlib: ``check`` validates a chart
     view this way (labels, number format, axis words) and skips the drawing itself."""
     words = _words(DEFAULT_TEXT, text)
-    data = weights_of(result, PrintableLabels(labels), query)
+    data = RENDERERS[result.layout].weights(result, PrintableLabels(labels), query)
     out = [words["axis_candidate"], words["axis_weight"], words["others"]]
     out.append(printable(title) if title is not None else words["chart_title"])
     out += data.series

@@ -5,11 +5,12 @@ once for every view, by the pipeline, before any of them renders."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.layout_renderers import RENDERERS
 
 FIGURE_VIEWS = ("chart", "context_chart", "separation_chart", "context_space")
 
@@ -58,9 +59,8 @@ def draw_figure(
             "separation_chart": render_separation_chart,
             "context_space": render_context_space,
         }
-        assert isinstance(result, ReadingResult), name
         out = figures[name](
-            result,
+            _drawing(name, result),
             labels,
             style=style,
             number_format=number_format,
@@ -90,5 +90,12 @@ def figure_texts(
         return chart_words(labels, result, number_format, text, title, query)
     from mkdocs_selfattn.render.chart_context import figure_words
 
-    assert isinstance(result, ReadingResult), name
-    return figure_words(name, result, labels, number_format, text, title)
+    return figure_words(name, _drawing(name, result), labels, number_format, text, title)
+
+
+def _drawing(name: str, result: DocumentResult | ReadingResult) -> ReadingResult:
+    """``result``, whose layout draws figure ``name``: the layouts that draw figures besides
+    ``chart`` are the reading layouts (the pipeline asked ``figure_problem`` first)."""
+    if name not in RENDERERS[result.layout].figures:
+        raise ValueError(f"the {result.layout} layout does not draw {name!r}")
+    return cast(ReadingResult, result)

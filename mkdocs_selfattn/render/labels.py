@@ -48,19 +48,7 @@ class Labels:
 
     def for_result(self, result: DocumentResult | ReadingResult) -> Labels:
         """These labels, knowing which tokens of ``result`` occur at more than one position."""
-        from mkdocs_selfattn.core.readings import ReadingResult
-
-        if isinstance(result, ReadingResult):
-            return self._unambiguous(_reading_names(result), frozenset())
-        positions: dict[str, set[int]] = {}
-        for target in result.targets:
-            if target.target_index is not None:
-                positions.setdefault(target.target, set()).add(target.target_index)
-            for cand in target.candidates:
-                if cand.index is not None:
-                    positions.setdefault(cand.token, set()).add(cand.index)
-        repeated = frozenset(token for token, seen in positions.items() if len(seen) > 1)
-        return self._unambiguous(positions.keys() | _tokens(result) | _groups(result), repeated)
+        return self._unambiguous(result.shown_names(), result.repeated_tokens())
 
     def _unambiguous(self, tokens: set[str], repeated: frozenset[str]) -> Labels:
         # A label reads as another token (or group) when it is that one's name or its label;
@@ -75,32 +63,6 @@ class Labels:
             if self.display.get(token, token) != token and len(named[self.display[token]]) > 1
         )
         return replace(self, repeated=repeated, ambiguous=ambiguous)
-
-
-def _reading_names(result: ReadingResult) -> set[str]:
-    """Every name a questions or heads example shows: line tokens, the group (scenario) names,
-    the questions' labels and the heads' names, and the named candidate groups. A question or
-    head is also reachable by its column, which is not shown, so it does not count here."""
-    found: set[str] = set()
-    for group in result.groups:
-        if group.name:
-            found.add(group.name)
-        found.update(line.token for line in group.lines)
-        for head in group.heads:
-            found.add(head.name)
-            found.update(name for name, _ in head.groups)
-    return found
-
-
-def _tokens(result: DocumentResult) -> set[str]:
-    found = {target.target for target in result.targets}
-    for target in result.targets:
-        found.update(cand.token for cand in target.candidates)
-    return found
-
-
-def _groups(result: DocumentResult) -> set[str]:
-    return {name for target in result.targets for name, _ in target.groups}
 
 
 def py_round(value: float, digits: int = 3) -> str:

@@ -1,11 +1,11 @@
-"""Mermaid flowcharts of one example: memo → candidates → each target → its top weights → new
-representation, the chapter's figure with every number computed and every label escaped.
+"""Mermaid flowcharts of one example, the chapter's figures with every number computed and every
+label escaped: each layout draws its own graph (``render/layout_renderers.RENDERERS``: the targets
+graph is :mod:`mermaid_targets`, the questions and heads graphs :mod:`mermaid_readings`); this
+module holds their words and the HTML a mermaid fence becomes.
 
-At most three targets stand side by side (fewer when their boxes are wide): more targets are
-further diagrams of the same shape, so no diagram is wider than a phone can show at a readable
-size. The questions and heads layouts have their own graphs (:mod:`mermaid_readings`). A document
-with more candidates than a node can list names the top ones and "N others"; long tokens are
-shortened (:mod:`figure_text`), so no node grows with the data."""
+No diagram is wider than a phone can show at a readable size: at most three readers stand side
+by side, more are further diagrams. A node with more items than it can list names the top ones
+and "N others"; long tokens are shortened (:mod:`figure_text`), so no node grows with the data."""
 
 from __future__ import annotations
 
@@ -13,20 +13,8 @@ from collections.abc import Mapping
 
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.core.results import DocumentResult
-from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, summed
-from mkdocs_selfattn.render.labels import Labels, format_value, py_list
-from mkdocs_selfattn.render.mermaid_nodes import (
-    NODE_WIDTH,
-    TOP_LIMIT,
-    Diagram,
-    Part,
-    balanced,
-    described,
-    others,
-    room_for,
-    side_by_side,
-)
-from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.layout_renderers import RENDERERS
 
 DEFAULT_TEXT: Mapping[str, str] = {
     "document": "document",
@@ -64,78 +52,8 @@ def mermaid_diagrams(
     words = {**DEFAULT_TEXT, **(text or {})}
     page = {**DEFAULT_TEXT, **(page_text if page_text is not None else text or {})}
     said = page_labels or labels
-    if isinstance(result, ReadingResult):
-        return reading_mermaid(
-            result, labels, words, top=top, number_format=number_format, page=page, said=said
-        )
-
-    def name(token: str, index: int | None = None) -> str:
-        return shorten(labels(token, index), NODE_WIDTH)
-
-    candidates: list[tuple[str, int | None]] = []
-    heaviest: dict[tuple[str, int | None], float] = {}
-    for target in result.targets:
-        for cand in target.candidates:
-            key = (cand.token, cand.index)
-            if key not in heaviest:
-                candidates.append(key)
-            heaviest[key] = max(heaviest.get(key, 0.0), cand.weight)
-    kept = keep_top(len(candidates), lambda i: heaviest[candidates[i]])
-    listed = [name(*candidates[i]) for i in kept.items]
-    if kept.others:
-        listed.append(others(words, len(kept.others)))
-
-    chains: list[list[list[Part]]] = []
-    for target in result.targets:
-        ranked = sorted(target.candidates, key=lambda c: -c.weight)[: min(top, TOP_LIMIT)]
-        weights: list[Part] = [words["weights"]]
-        weights += [
-            (f"{name(c.token, c.index)} {format_value(c.weight, number_format)}",) for c in ranked
-        ]
-        if len(target.candidates) > ALL_ITEMS:
-            listed_ids = {id(c) for c in ranked}
-            rest = [c.weight for c in target.candidates if id(c) not in listed_ids]
-            total = format_value(summed(rest, range(len(rest))), number_format)
-            weights.append((f"{others(words, len(rest))} {total}",))
-        chains.append(
-            [
-                [f"{words['target']}: {name(target.target, target.target_index)}"],
-                weights,
-                [
-                    words["representation"],
-                    py_list(target.representation),
-                    f"{words['shift']} {py_list(target.shift)}",
-                ],
-            ]
-        )
-
-    side = side_by_side(chains)
-    room, wide = room_for(side), room_for(1)
-    rows = balanced(len(chains), side) or [range(0)]
-    title = page["acc_targets"].replace("{document}", said(result.document))
-    out = []
-    for r, row in enumerate(rows):
-        diagram = Diagram(title=title)
-        shown = [said(result.targets[n].target, result.targets[n].target_index) for n in row]
-        diagram.description = described(page, r, len(rows), page["target"], shown)
-        if r == 0:
-            diagram.lines += [
-                "  "
-                + diagram.node("doc", "input", [words["document"], name(result.document)], wide),
-                "  " + diagram.node("cand", "input", [words["candidates"], tuple(listed)], wide),
-                "  doc --> cand",
-            ]
-        else:
-            diagram.lines.append("  " + diagram.node("cand", "input", [words["candidates"]], wide))
-        for n in row:
-            target_box, weight_box, result_box = chains[n]
-            diagram.lines += [
-                f"  cand --> {diagram.node(f't{n}', 'target', target_box, room)}",
-                f"  t{n} --> {diagram.node(f'w{n}', 'weight', weight_box, room)}",
-                f"  w{n} --> {diagram.node(f'r{n}', 'result', result_box, room)}",
-            ]
-        out.append(diagram.source())
-    return out
+    draw = RENDERERS[result.layout].mermaid
+    return draw(result, labels, words, top=top, number_format=number_format, page=page, said=said)
 
 
 def mermaid_html(source: str, element: str = "pre", class_name: str = "mermaid") -> str:

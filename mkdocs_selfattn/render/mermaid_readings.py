@@ -11,7 +11,7 @@ node can list shows the heaviest and "N others".
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
 from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, summed
@@ -46,10 +46,7 @@ def reading_mermaid(
     graph = _Graph(labels, words, min(top, TOP_LIMIT), number_format, page or words, said or labels)
     out: list[str] = []
     for group in result.groups[:MAX_GROUPS]:
-        if result.layout == "questions":
-            out += graph.questions(group)
-        else:
-            out += graph.heads(group)
+        out += GRAPHS[result.layout](graph, group)
     rest = len(result.groups) - MAX_GROUPS
     if rest > 0:
         # A file of hundreds of scenarios: the first ones, and a count of the others.
@@ -186,3 +183,10 @@ class _Graph:
                 diagram.lines += [f"  h{n} -.- s" for n in ends[1:]]
             out.append(diagram.source())
         return out
+
+
+GRAPHS: Mapping[str, Callable[[_Graph, GroupResult], list[str]]] = {
+    "questions": _Graph.questions,
+    "heads": _Graph.heads,
+}
+"""Each reading layout's figure of one group."""

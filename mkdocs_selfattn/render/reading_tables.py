@@ -80,7 +80,7 @@ def _vector(values: Sequence[float]) -> list[Cell]:
 def _caption(
     result: ReadingResult, group: GroupResult, labels: Labels, words: Mapping[str, str]
 ) -> list[Span]:
-    if not group.name or (len(result.groups) == 1 and result.layout == "questions"):
+    if not group.name or (len(result.groups) == 1 and not result.kind.always_grouped):
         return []
     return [Span(words["group"] + " ", "strong"), *_name(labels, group.name, "strong")]
 

@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 from jinja2.exceptions import SecurityError
 
+from mkdocs_selfattn.core.readings import READING_KINDS
 from mkdocs_selfattn.errors import BlockError, close_matches, listing
 from mkdocs_selfattn.render.template_limits import (
     MAX_OUTPUT,
@@ -211,7 +212,8 @@ def _describe(exc: Exception, variables: Mapping[str, Any]) -> str:
         if message == _NOT_A_VARIABLE.format(name):
             known = sorted(variables, key=str.casefold)
             message += f"{_hint(name, known)}; variables: {listing(known)}"
-            if name in _ONE_GROUP and variables.get("layout") == "questions":
+            kind = READING_KINDS.get(variables.get("layout", ""))
+            if name in _ONE_GROUP and kind is not None and not kind.always_grouped:
                 message += f" (with several groups: {{% for g in groups %}} and g.{name})"
         return message
     if isinstance(exc, SecurityError):

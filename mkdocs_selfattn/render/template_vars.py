@@ -306,7 +306,7 @@ def reading_variables(result: ReadingResult, labels: Labels, top: int = 3) -> di
         "top": top,
         "groups": groups,
     }
-    if result.layout == "questions" and len(groups) == 1:
+    if not result.kind.always_grouped and len(groups) == 1:
         variables |= {
             "baseline": groups[0].baseline,
             "queries": groups[0].queries,

@@ -13,7 +13,7 @@ rows: never a silent cut.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.core.results import DocumentResult
@@ -36,16 +36,9 @@ class Fit:
         return self.sections < self.all_sections
 
 
-def section_sizes(result: DocumentResult | ReadingResult) -> list[int]:
-    """Editable values per section: a target's candidates, or a group's lines × its readers."""
-    if isinstance(result, DocumentResult):
-        return [len(target.candidates) for target in result.targets]
-    return [len(group.lines) * len(group.heads) for group in result.groups]
-
-
 def fit(result: DocumentResult | ReadingResult, limit: int) -> Fit:
     """The first whole sections whose values add up to at most ``limit``."""
-    sizes = section_sizes(result)
+    sizes = result.section_sizes()
     values = sections = 0
     for size in sizes:
         if values + size > limit:
@@ -59,9 +52,7 @@ def first_sections(
     result: DocumentResult | ReadingResult, sections: int
 ) -> DocumentResult | ReadingResult:
     """The example with only its first ``sections`` (the rest of its record unchanged)."""
-    if isinstance(result, DocumentResult):
-        return replace(result, targets=result.targets[:sections])
-    return replace(result, groups=result.groups[:sections])
+    return result.first_sections(sections)
 
 
 def limit_warning(found: Fit) -> str:

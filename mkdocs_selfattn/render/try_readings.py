@@ -51,7 +51,7 @@ def reading_try_data(
     csv_text = csv_bytes.decode("utf-8-sig")
     header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
     cut = CsvText(csv_text)
-    given = result.layout == "heads"
+    given = result.kind.given
     k = 1 if given else top
     sections: list[dict[str, Any]] = []
     lines: list[list[dict[str, Any]]] = []

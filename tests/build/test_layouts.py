@@ -13,10 +13,13 @@ import pytest
 from course_requests import requests
 
 from mkdocs_selfattn.blocks.spec import ExampleSpec
+from mkdocs_selfattn.blocks.spec_layout import BLOCK_LAYOUTS
 from mkdocs_selfattn.build.engines import ENGINES, engine_of
 from mkdocs_selfattn.build.jobs import compute, payload_of
 from mkdocs_selfattn.build.layouts import LAYOUTS, as_reading, layout_of
 from mkdocs_selfattn.build.pipeline import cached_result
+from mkdocs_selfattn.core.readings import READING_KINDS
+from mkdocs_selfattn.render.layout_renderers import RENDERERS
 
 PACKAGE = Path(__file__).resolve().parents[2] / "mkdocs_selfattn"
 REQUESTS = requests()
@@ -40,29 +43,36 @@ def test_each_entry_computes_and_caches_its_own_layout(name: str) -> None:
     assert engine_of(result) is ENGINES[name]
     # The cache's form comes back as the same result.
     assert cached_result(payload_of(result)) == result
-    if LAYOUTS[name].reader is not None:
+    if LAYOUTS[name].kind is not None:
         assert as_reading(result, LAYOUTS[name]) is result
     else:
         with pytest.raises(AssertionError):
             as_reading(result, LAYOUTS[name])
 
 
-LOOKED_UP = (
-    "build/views.py",
-    "build/inline.py",
-    "build/inline_targets.py",
-    "build/jobs.py",
-    "build/pipeline.py",
-    "cli/run.py",
-)
-"""Modules that reach a layout's code only through the registry."""
-
-
 def _layout_branches(path: Path) -> list[int]:
-    """Lines that choose by layout: an ``isinstance`` on a result kind, or a comparison of a
-    ``layout`` with a layout's name."""
+    """Lines that choose by layout: an ``isinstance`` on a result or table kind, or a comparison
+    of a ``layout`` (a name, an attribute, ``.get("layout")``) with a layout's name or names."""
     kinds = {"ReadingResult", "DocumentResult", "ReadingTable", "CandidateTable"}
     names = {"targets", "questions", "heads", "queries"}
+
+    def names_layout(node: ast.AST) -> bool:
+        return (
+            (isinstance(node, ast.Name) and node.id == "layout")
+            or (isinstance(node, ast.Attribute) and node.attr == "layout")
+            or (
+                isinstance(node, ast.Call)
+                and any(isinstance(a, ast.Constant) and a.value == "layout" for a in node.args)
+            )
+        )
+
+    def layout_literal(node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in names
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(layout_literal(e) for e in node.elts)
+        return False
+
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance":
@@ -74,43 +84,49 @@ def _layout_branches(path: Path) -> list[int]:
                 found.append(node.lineno)
         if isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
-            named = any(
-                (isinstance(s, ast.Name) and s.id == "layout")
-                or (isinstance(s, ast.Attribute) and s.attr == "layout")
-                for s in sides
-            )
-            literal = any(isinstance(s, ast.Constant) and s.value in names for s in sides)
-            if named and literal:
+            if any(map(names_layout, sides)) and any(map(layout_literal, sides)):
                 found.append(node.lineno)
-    return found
+    return sorted(found)
 
 
-@pytest.mark.parametrize("module", LOOKED_UP)
-def test_modules_that_use_the_registry_do_not_branch_on_the_layout(module: str) -> None:
-    assert _layout_branches(PACKAGE / module) == []
+def test_no_module_branches_on_the_layout() -> None:
+    """What differs by layout is data in the registries (the block keys' ``BLOCK_LAYOUTS``, the
+    reading kinds, the engines, the renderers', the pipeline's ``LAYOUTS``): code looks a
+    layout up there instead of telling layouts apart (47 branches in 20 modules before)."""
+    found = {
+        str(p.relative_to(PACKAGE)): lines
+        for p in sorted(PACKAGE.rglob("*.py"))
+        if (lines := _layout_branches(p))
+    }
+    assert found == {}
 
 
 def test_the_branch_finder_finds_a_planted_branch(tmp_path: Path) -> None:
     planted = tmp_path / "planted.py"
     planted.write_text(
-        "def f(result, spec):\n"
+        "def f(result, spec, variables):\n"
         "    if isinstance(result, ReadingResult):\n"
         "        return 1\n"
+        "    if variables.get('layout') == 'heads':\n"
+        "        return 2\n"
+        "    if result.layout in ('questions', 'heads'):\n"
+        "        return 3\n"
         "    return spec.layout == 'questions'\n",
         encoding="utf-8",
     )
-    assert _layout_branches(planted) == [2, 4]
+    assert _layout_branches(planted) == [2, 4, 6, 8]
 
 
-BRANCHES_LEFT = 27
-"""Layout branches left in the package (47 in 20 modules before the registry)."""
-
-
-def test_layout_branches_do_not_grow() -> None:
-    """The package's remaining layout branches (in the renderers, inline values and block keys)
-    are where the one-engine redesign still has to reach; new code looks layouts up instead."""
-    count = sum(len(_layout_branches(p)) for p in PACKAGE.rglob("*.py"))
-    assert count <= BRANCHES_LEFT, count
+def test_every_layout_has_one_entry_in_every_registry() -> None:
+    """A layout is one entry per layer's registry; none may lack one (or keep a stale one)."""
+    assert set(RENDERERS) == set(LAYOUTS) == set(ENGINES)
+    readings = {name: layout.kind for name, layout in LAYOUTS.items() if layout.kind}
+    assert readings == dict(READING_KINDS)
+    block_keys = {kind.block_key for kind in READING_KINDS.values()}
+    assert set(BLOCK_LAYOUTS) == block_keys | (set(LAYOUTS) - set(READING_KINDS))
+    for layout, kind in READING_KINDS.items():
+        assert kind.layout == layout
+        assert BLOCK_LAYOUTS[kind.block_key].named_readers
 
 
 @pytest.fixture(scope="module")

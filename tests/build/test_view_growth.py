@@ -18,8 +18,9 @@ from figure_fixtures import render_mermaid
 
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
-from mkdocs_selfattn.render.chart import chart_words, weights_of
+from mkdocs_selfattn.render.chart import chart_words
 from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.layout_renderers import RENDERERS
 from mkdocs_selfattn.render.reading_tables import question_compare, question_tables
 from mkdocs_selfattn.render.tables import compare_table, target_tables
 
@@ -92,13 +93,13 @@ def _reads(build: Callable[[int], Any], view: Callable[[Any], object], n: int) -
 
 VIEWS: dict[str, tuple[Callable[[int], Any], Callable[[Any], object]]] = {
     "compare": (_targets, lambda r: compare_table(r, Labels())),
-    "chart": (_targets, lambda r: weights_of(r, Labels())),
+    "chart": (_targets, lambda r: RENDERERS[r.layout].weights(r, Labels(), None)),
     "chart (check)": (_targets, lambda r: chart_words(Labels(), r)),
     "table": (_targets, lambda r: target_tables(r, Labels())),
     "mermaid": (_targets, lambda r: render_mermaid(r, Labels())),
     "questions compare": (_questions, lambda r: question_compare(r, Labels())),
     "questions table": (_questions, lambda r: question_tables(r, Labels())),
-    "questions chart": (_questions, lambda r: weights_of(r, Labels())),
+    "questions chart": (_questions, lambda r: RENDERERS[r.layout].weights(r, Labels(), None)),
     "questions mermaid": (_questions, lambda r: render_mermaid(r, Labels())),
 }
 

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_selfattn.render.figure_text import fold, shorten
-from mkdocs_selfattn.render.mermaid import NODE_WIDTH
+from mkdocs_selfattn.render.mermaid_nodes import NODE_WIDTH
 
 from .support import (
     Build,

@@ -1,0 +1,87 @@
+"""Each layout as the renderers show it: its default printout and template variables, its mermaid
+graph, its weight chart's series and the figures it can draw. The renderers' part of the layout
+registry (``build/layouts.py`` holds the pipeline's, ``build/engines.py`` the computation's,
+``blocks/spec_layout.py`` the block keys', ``core/readings.READING_KINDS`` what tells the reading
+layouts apart): printout, mermaid and chart look a result's layout up here instead of telling
+the layouts apart, so a further layout is one more entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
+from mkdocs_selfattn.render.chart_weights import Weights, reading_weights, target_weights
+from mkdocs_selfattn.render.labels import Labels
+from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
+from mkdocs_selfattn.render.mermaid_targets import targets_mermaid
+from mkdocs_selfattn.render.printout_templates import (
+    HEADS_TEMPLATE,
+    QUESTIONS_TEMPLATE,
+    TARGETS_TEMPLATE,
+)
+from mkdocs_selfattn.render.template_targets import target_variables
+from mkdocs_selfattn.render.template_vars import reading_variables
+
+Variables = Callable[[Any, Labels, int, "bytes | None", "Mapping[str, str] | None"], dict[str, Any]]
+"""(result, labels, the block's ``top:``, the CSV's bytes, the block's ``columns:``) → the
+names a printout template can use."""
+
+
+@dataclass(frozen=True)
+class LayoutRenderers:
+    template: str
+    """The default printout (``template:`` replaces it)."""
+    variables: Variables
+    mermaid: Callable[..., list[str]]
+    """(result, labels, words, *, top, number_format, page, said) → mermaid sources."""
+    weights: Callable[[Any, Labels, str | None], Weights]
+    """(result, labels, query) → the ``chart`` view's series over candidates."""
+    figures: frozenset[str] = frozenset()
+    """The figure views it draws besides ``chart`` (:mod:`figure_query` draws them)."""
+
+
+def _targets_variables(
+    result: DocumentResult,
+    labels: Labels,
+    top: int,
+    csv_bytes: bytes | None,
+    columns: Mapping[str, str] | None,
+) -> dict[str, Any]:
+    return target_variables(result, labels, csv_bytes, columns)
+
+
+def _reading_variables(
+    result: ReadingResult,
+    labels: Labels,
+    top: int,
+    csv_bytes: bytes | None,
+    columns: Mapping[str, str] | None,
+) -> dict[str, Any]:
+    return reading_variables(result, labels, top)
+
+
+def _reading(template: str) -> LayoutRenderers:
+    """A reading layout: groups of lines read by questions or heads, drawn alike."""
+    return LayoutRenderers(
+        template=template,
+        variables=_reading_variables,
+        mermaid=reading_mermaid,
+        weights=reading_weights,
+        figures=frozenset({"context_chart", "separation_chart", "context_space"}),
+    )
+
+
+RENDERERS: Mapping[str, LayoutRenderers] = {
+    "targets": LayoutRenderers(
+        template=TARGETS_TEMPLATE,
+        variables=_targets_variables,
+        mermaid=targets_mermaid,
+        weights=target_weights,
+    ),
+    "questions": _reading(QUESTIONS_TEMPLATE),
+    "heads": _reading(HEADS_TEMPLATE),
+}
