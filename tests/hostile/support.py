@@ -17,7 +17,6 @@ import hashlib
 import json
 import os
 import re
-import resource
 import signal
 import subprocess
 import sys
@@ -154,6 +153,38 @@ class Finished:
         return self.stdout + self.stderr
 
 
+_LAUNCHER = r"""
+import os, resource, signal, subprocess, sys
+limit, report, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+if limit:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+child = subprocess.Popen(command)
+def forward(signum, frame):
+    child.send_signal(signum)
+for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(signum, forward)
+while True:
+    try:
+        _, status, usage = os.wait4(child.pid, 0)
+        break
+    except InterruptedError:
+        continue
+with open(report, "w") as handle:
+    handle.write(str(usage.ru_maxrss))
+code = os.waitstatus_to_exitcode(status)
+if code < 0:
+    signal.signal(-code, signal.SIG_DFL)
+    os.kill(os.getpid(), -code)
+sys.exit(code)
+"""
+"""Starts the command and reports the peak memory of it and its children. A process started
+straight from pytest inherits pytest's own peak (the kernel keeps a process's high-water mark
+across fork and exec, vfork included), so after a few hundred tests a healthy build would
+"reach" the size pytest had grown to; started from this small launcher, it starts from the
+launcher's. Signals that stop a build are passed on, and the command's exit (or the signal that
+ended it) is the launcher's."""
+
+
 class Running:
     """A command started in its own session; ``wait`` kills the whole group at the deadline."""
 
@@ -170,21 +201,18 @@ class Running:
         self.timeout = timeout
         self._out = tempfile.TemporaryFile()  # noqa: SIM115 - read and closed in wait()
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - read and closed in wait()
-
-        def limit() -> None:  # runs in the child, before exec
-            if memory_limit is not None:
-                resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
-
+        report = tempfile.NamedTemporaryFile(delete=False, suffix=".maxrss")  # noqa: SIM115
+        report.close()
+        self._report = Path(report.name)
         self.started = time.monotonic()
         self.process = subprocess.Popen(
-            command,
+            [sys.executable, "-c", _LAUNCHER, str(memory_limit or 0), str(self._report), *command],
             cwd=cwd,
             env=dict(env if env is not None else build_env()),
             stdin=subprocess.DEVNULL,
             stdout=self._out,
             stderr=self._err,
             start_new_session=True,
-            preexec_fn=limit,
         )
 
     @property
@@ -217,9 +245,20 @@ class Running:
             stdout,
             stderr,
             seconds,
-            int(rusage.ru_maxrss) if rusage is not None else 0,
+            self._peak(rusage),
             timed_out,
         )
+
+    def _peak(self, rusage: Any) -> int:
+        """The command's peak (KiB) as the launcher measured it; killed before it could say,
+        the launcher's own, which is at least as high."""
+        try:
+            reported = self._report.read_text()
+        finally:
+            self._report.unlink(missing_ok=True)
+        if reported:
+            return int(reported)
+        return int(rusage.ru_maxrss) if rusage is not None else 0
 
     @staticmethod
     def _read(handle: Any) -> str:
