@@ -125,7 +125,9 @@ QUANTITIES: dict[str, Quantity] = {
     "score": Quantity((2, 2), "score TARGET CANDIDATE", _candidate_number("score")),
     "top": Quantity((1, 1), "top TARGET", _top),
     "group": Quantity((2, 2), "group TARGET NAME", _group),
-    "representation": Quantity((1, 2), "representation TARGET [COLUMN]", _vector("representation")),
+    "context": Quantity((1, 2), "context TARGET [COLUMN]", _vector("context")),
+    # The same quantity under the name the targets layout gave it first (documented).
+    "representation": Quantity((1, 2), "representation TARGET [COLUMN]", _vector("context")),
     "shift": Quantity((1, 2), "shift TARGET [COLUMN]", _vector("shift")),
     "baseline": Quantity((0, 1), "baseline [COLUMN]", _vector("baseline")),
     "csv_rows": Quantity((0, 0), "csv_rows", _count("csv_rows")),

@@ -62,7 +62,7 @@ class AttentionResults:
     group_target_index: IntArray | None
     weights: FloatArray
     """Per table row (not per ``order`` position)."""
-    representation: FloatArray
+    context: FloatArray
     baseline: FloatArray
     """Per document code: mean vector of the document's distinct candidates."""
     shift: FloatArray
@@ -83,7 +83,7 @@ def _check_temperature(temperature: float, source: str) -> float:
 
 
 def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults:
-    """Weights, representations, baselines, shifts and tops for every group at once.
+    """Weights, contexts, baselines, shifts and tops for every group at once.
 
     Every sum runs left to right in CSV order, exactly like Python's ``sum()`` in the chapter's
     script, so the core and the script agree to the last bit rather than merely to the printed
@@ -103,14 +103,14 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     with ThreadPoolExecutor(max_workers=2) as pool:
         submit: Submit = pool.submit if n >= PARALLEL_ROWS else run_now
         pending = submit(_baselines, table, uniform)
-        weights, representation, top_row = _softmax_groups(
+        weights, context, top_row = _softmax_groups(
             table, temperature, order, starts, sizes, distinct, uniform, submit
         )
         baseline = pending.result()
 
     first_rows = starts if order is None else order[starts]
     group_document = table.document_codes[first_rows].astype(np.int64)
-    shift = checked_shift(table, representation, baseline[group_document], first_rows)
+    shift = checked_shift(table, context, baseline[group_document], first_rows)
     return AttentionResults(
         table=table,
         temperature=temperature,
@@ -121,7 +121,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
         group_target=table.target_codes[first_rows].astype(np.int64),
         group_target_index=None if table.target_index is None else table.target_index[first_rows],
         weights=weights,
-        representation=representation,
+        context=context,
         baseline=baseline,
         shift=shift,
         top_row=top_row,
@@ -138,7 +138,7 @@ def _softmax_groups(
     uniform: int | None,
     submit: Submit = run_now,
 ) -> tuple[FloatArray, FloatArray, IntArray]:
-    """Per-row softmax weights, per-group representations and top rows (see :func:`group_pass`)."""
+    """Per-row softmax weights, per-group contexts and top rows (see :func:`group_pass`)."""
 
     def weigh(scores: FloatArray, out: FloatArray | None) -> FloatArray:
         return _softmax_rows(scores, temperature, out=out)
@@ -184,7 +184,7 @@ def group_pass(
     n_groups = int(starts.shape[0])
     dims = vectors.shape[1]
     weights = np.empty(values.shape[0], dtype=np.float64)
-    representation = np.empty((n_groups, dims), dtype=np.float64)
+    context = np.empty((n_groups, dims), dtype=np.float64)
     top_row = np.empty(n_groups, dtype=np.int64)
     if uniform is not None:
         scores = values.reshape(n_groups, uniform)
@@ -193,7 +193,7 @@ def group_pass(
 
         def part(lo: int, hi: int) -> None:
             group_weights = weigh(scores[lo:hi], matrix[lo:hi])
-            representation[lo:hi] = weighted_sums(group_weights, grouped[lo:hi])
+            context[lo:hi] = weighted_sums(group_weights, grouped[lo:hi])
             # argmax returns the first maximum: ties go to the earliest candidate in CSV order.
             top_row[lo:hi] = starts[lo:hi] + np.argmax(group_weights, axis=1)
 
@@ -201,7 +201,7 @@ def group_pass(
         other = submit(part, 0, half)
         part(half, n_groups)
         other.result()
-        return weights, representation, top_row
+        return weights, context, top_row
 
     for size in distinct_sizes:
         members = np.flatnonzero(sizes == size)
@@ -209,9 +209,9 @@ def group_pass(
         rows = positions if order is None else order[positions]
         group_weights = weigh(values[rows], None)
         weights[rows] = group_weights
-        representation[members] = weighted_sums(group_weights, vectors[rows])
+        context[members] = weighted_sums(group_weights, vectors[rows])
         top_row[members] = rows[np.arange(rows.shape[0]), np.argmax(group_weights, axis=1)]
-    return weights, representation, top_row
+    return weights, context, top_row
 
 
 def _softmax_rows(

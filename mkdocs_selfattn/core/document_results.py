@@ -127,7 +127,7 @@ def _target_result(
             None if results.group_target_index is None else int(results.group_target_index[g])
         ),
         candidates=candidates,
-        representation=tuple(float(v) for v in results.representation[g]),
+        context=tuple(float(v) for v in results.context[g]),
         shift=tuple(float(v) for v in results.shift[g]),
         top=table.candidates[table.candidate_codes[top]],
         top_index=None if table.candidate_index is None else int(table.candidate_index[top]),

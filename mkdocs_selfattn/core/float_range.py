@@ -85,14 +85,14 @@ def means_in_range(
 
 def checked_shift(
     table: CandidateTable,
-    representation: FloatArray,
+    context: FloatArray,
     baseline: FloatArray,
     first_rows: IntArray,
 ) -> FloatArray:
-    """Representation minus baseline per group; a DataError naming the group and column where
+    """Context minus baseline per group; a DataError naming the group and column where
     that difference of two finite means exceeds the float range."""
     with np.errstate(over="ignore", invalid="ignore"):
-        shift: FloatArray = representation - baseline
+        shift: FloatArray = context - baseline
     if np.isfinite(shift).all():
         return shift
     group, column = (int(i[0]) for i in np.nonzero(~np.isfinite(shift)))
@@ -102,7 +102,7 @@ def checked_shift(
     raise DataError(
         table.source,
         f"the shift of target {target!r} in document {document!r} (vector column "
-        f"{table.vector_columns[column]!r}: {float(representation[group, column])!r} minus the "
+        f"{table.vector_columns[column]!r}: {float(context[group, column])!r} minus the "
         f"baseline {float(baseline[group, column])!r}) is beyond the largest float (about "
         "1.8e308); scale that column down",
     )

@@ -25,7 +25,9 @@ class TargetResult:
     target: str
     target_index: int | None
     candidates: tuple[CandidateResult, ...]
-    representation: tuple[float, ...]
+    context: tuple[float, ...]
+    """Σ weight · vector per vector column (the page calls it the target's new
+    representation): one name with a reading's ``HeadResult.context``."""
     shift: tuple[float, ...]
     top: str
     top_index: int | None
@@ -133,7 +135,7 @@ def result_to_dict(result: DocumentResult) -> dict[str, Any]:
                     }
                     for c in t.candidates
                 ],
-                "representation": list(t.representation),
+                "context": list(t.context),
                 "shift": list(t.shift),
                 "top": t.top,
                 "top_index": t.top_index,
@@ -178,7 +180,7 @@ def result_from_dict(data: dict[str, Any]) -> DocumentResult:
                     )
                     for c in t["candidates"]
                 ),
-                representation=tuple(float(v) for v in t["representation"]),
+                context=tuple(float(v) for v in t["context"]),
                 shift=tuple(float(v) for v in t["shift"]),
                 top=t["top"],
                 top_index=t.get("top_index"),

@@ -69,7 +69,7 @@ def targets_mermaid(
                 weights,
                 [
                     words["representation"],
-                    py_list(target.representation),
+                    py_list(target.context),
                     f"{words['shift']} {py_list(target.shift)}",
                 ],
             ]

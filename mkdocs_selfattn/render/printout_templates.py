@@ -14,7 +14,7 @@ target_token = {{ t.display }}
 {% for c in t.candidates %}
 {{ c.display }} weight = {{ c.weight | r3 }} role = {{ c.role }} vector = {{ c.vector | r3 }}
 {% endfor %}
-new_representation = {{ t.representation | r3 }}
+new_representation = {{ t.context | r3 }}
 representation_shift = {{ t.shift | r3 }}
 top_token = {{ t.top.display }}
 {% for name, weight in t.groups.items() %}

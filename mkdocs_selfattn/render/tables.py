@@ -116,7 +116,7 @@ def _target_table(
             )
         )
     for key, vector in (
-        ("representation", target.representation),
+        ("representation", target.context),
         ("baseline", result.baseline),
         ("shift", target.shift),
     ):

@@ -103,6 +103,7 @@ class TargetVars(Described):
         "index",
         "display",
         "candidates",
+        "context",
         "representation",
         "shift",
         "top",
@@ -114,7 +115,8 @@ class TargetVars(Described):
         self.index = target.target_index
         self.display = labels(target.target, target.target_index)
         self.candidates = [CandidateVars(c, target, labels, rows) for c in target.candidates]
-        self.representation = list(target.representation)
+        self.context = list(target.context)
+        self.representation = self.context  # the name documented first, kept working
         self.shift = list(target.shift)
         self.groups = Named(target.groups)
         top = [c for c in self.candidates if (c.token, c.index) == (target.top, target.top_index)]

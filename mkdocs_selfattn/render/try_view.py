@@ -244,7 +244,7 @@ def _group(
                 "cells": [list(span) for span in spans],
                 "initial": {
                     "weights": [c.weight for c in candidates],
-                    "context": list(target.representation),
+                    "context": list(target.context),
                     "shift": list(target.shift),
                     "top": [top],
                     "named": [weight for _, weight in target.groups],

@@ -88,7 +88,7 @@ class Example:
         for g, target in enumerate(result.targets):
             for i, cand in enumerate(target.candidates):
                 out[f"weight/{g}/0/{i}"] = format_value(cand.weight, self.number_format)
-            for a, v in enumerate(target.representation):
+            for a, v in enumerate(target.context):
                 out[f"context/{g}/0/{a}"] = py_round(v)
             for a, v in enumerate(target.shift):
                 out[f"shift/{g}/0/{a}"] = py_round(v)
@@ -106,7 +106,7 @@ class Example:
         for g, target in enumerate(result.targets):
             for i, cand in enumerate(target.candidates):
                 out[f"weight/{g}/0/{i}"] = cand.weight
-            for a, v in enumerate(target.representation):
+            for a, v in enumerate(target.context):
                 out[f"context/{g}/0/{a}"] = v
         return out
 

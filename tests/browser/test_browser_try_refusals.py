@@ -233,7 +233,7 @@ def _expected(example: Example) -> dict[str, float]:
         for g, target in enumerate(result.targets):
             for i, cand in enumerate(target.candidates):
                 out[f"weight/{g}/0/{i}"] = cand.weight
-            for a, v in enumerate(target.representation):
+            for a, v in enumerate(target.context):
                 out[f"context/{g}/0/{a}"] = v
             for a, v in enumerate(target.shift):
                 out[f"shift/{g}/0/{a}"] = v

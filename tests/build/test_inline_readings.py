@@ -179,7 +179,8 @@ def test_more_quantities() -> None:
         ("manual top score_pressure_hold 41", ["rank '41' must be a whole number from 1 to 40"]),
         ("manual top score_pressure_hold :.1%", ["text, so a :FORMAT does not apply"]),
         ("manual separation a b c", ["not a quantity of the questions layout"]),
-        ("manual context", ["write it as `{selfattn} manual context QUESTION [AXIS]`"]),
+        # `context` is a targets quantity too (TARGET [COLUMN]): every layout's form is listed
+        ("manual context", ["`{selfattn} manual context QUESTION [AXIS] (questions)`"]),
         (
             "heads context balanced head1",
             ["no group (scenario) 'balanced'", "did you mean 'balanced_heads'?"],

@@ -126,7 +126,7 @@ def test_temperature_changes_the_printout(capsys: pytest.CaptureFixture[str]) ->
 # JSON and markdown.
 
 SPEC_KEYS = ["csv_rows", "document", "document_rows", "vector_columns", "baseline", "targets"]
-TARGET_KEYS = ["target", "target_index", "candidates", "representation", "shift", "top", "groups"]
+TARGET_KEYS = ["target", "target_index", "candidates", "context", "shift", "top", "groups"]
 CANDIDATE_KEYS = ["token", "index", "role", "score", "weight", "vector"]
 
 

@@ -143,11 +143,9 @@ def test_course_matches_the_plain_python_reference(
         assert [c.weight for c in target.candidates] == pytest.approx(
             expected.weights, rel=1e-15, abs=0.0
         )
-        assert list(target.representation) == pytest.approx(
-            expected.representation, rel=1e-15, abs=0.0
-        )
+        assert list(target.context) == pytest.approx(expected.representation, rel=1e-15, abs=0.0)
         assert [c.weight for c in target.candidates] == expected.weights
-        assert list(target.representation) == expected.representation
+        assert list(target.context) == expected.representation
         assert list(target.shift) == pytest.approx(expected.shift, abs=1e-15)
         assert target.top == expected.top
 
@@ -161,7 +159,7 @@ def test_course_numbers_as_the_chapter_prints_them(course: CandidateTable) -> No
     assert [round(v, 3) for v in result.baseline] == [0.383, 0.475, 0.417]
     it = target_of(result, "그것")
     assert [round(c.weight, 3) for c in it.candidates] == [0.048, 0.079, 0.43, 0.214, 0.087, 0.143]
-    assert [round(v, 3) for v in it.representation] == [0.203, 0.691, 0.436]
+    assert [round(v, 3) for v in it.context] == [0.203, 0.691, 0.436]
     assert [round(v, 3) for v in it.shift] == [-0.18, 0.216, 0.019]
     assert it.top == "절연캡"
     assert [(name, round(w, 3)) for name, w in it.groups] == [("cap_plus_not_applied", 0.644)]
@@ -274,7 +272,7 @@ def test_temperature_two_equals_halved_scores(course: CandidateTable) -> None:
     halved = compute(replace(course, scores=course.scores / 2))
     # Halving is exact in binary, so (s - max) / 2 and s/2 - max/2 are the same numbers.
     assert np.array_equal(hot.weights, halved.weights)
-    assert np.array_equal(hot.representation, halved.representation)
+    assert np.array_equal(hot.context, halved.context)
     assert hot.temperature == 2.0
     assert not np.array_equal(hot.weights, compute(course).weights)
 
@@ -352,11 +350,9 @@ def test_groups_of_different_sizes() -> None:
         assert [c.weight for c in target.candidates] == pytest.approx(
             expected.weights, rel=1e-15, abs=0.0
         )
-        assert list(target.representation) == pytest.approx(
-            expected.representation, rel=1e-15, abs=0.0
-        )
+        assert list(target.context) == pytest.approx(expected.representation, rel=1e-15, abs=0.0)
         assert [c.weight for c in target.candidates] == expected.weights
-        assert list(target.representation) == expected.representation
+        assert list(target.context) == expected.representation
         assert target.top == expected.top
 
 
@@ -416,7 +412,7 @@ def test_weights_sum_to_one_per_group(groups: list[list[Member]]) -> None:
     table = parse_table(csv_bytes([("m", f"t{i}", g) for i, g in enumerate(groups)]), source="p")
     results = compute(table)
     assert np.isfinite(results.weights).all()
-    assert np.isfinite(results.representation).all()
+    assert np.isfinite(results.context).all()
     for weights in group_weights(results):
         assert math.fsum(weights) == pytest.approx(1.0, abs=1e-12)
         assert min(weights) >= 0.0
@@ -435,7 +431,7 @@ def test_adding_a_constant_to_scores_changes_nothing(group: list[Member], consta
     assert [c.weight for c in after.targets[0].candidates] == [
         c.weight for c in before.targets[0].candidates
     ]
-    assert after.targets[0].representation == before.targets[0].representation
+    assert after.targets[0].context == before.targets[0].context
     assert after.targets[0].top == before.targets[0].top
 
 
@@ -497,7 +493,7 @@ def test_extreme_scores_stay_finite_and_match_math(
     expected = [e / sum(exps) for e in exps]
     assert all(math.isfinite(w) for w in weights)
     assert weights == pytest.approx(expected, rel=1e-13, abs=1e-300)
-    assert all(math.isfinite(v) for v in result.targets[0].representation)
+    assert all(math.isfinite(v) for v in result.targets[0].context)
 
 
 @HYPOTHESIS
@@ -506,7 +502,7 @@ def test_a_single_candidate_gets_weight_one(score: float, x: float, y: float) ->
     table = parse_table(csv_bytes([("m", "t", [("가", score, [x, y])])]), source="p")
     target = compute_document(table, "m").targets[0]
     assert target.candidates[0].weight == 1.0
-    assert target.representation == (x, y)
+    assert target.context == (x, y)
     assert target.top == "가"
 
 
@@ -540,7 +536,7 @@ def test_whole_file_equals_each_document_alone(
             rows = whole.order[whole.starts[g] : whole.starts[g] + whole.sizes[g]]
             # A group's numbers depend on its own rows only: equal, not merely close.
             assert [c.weight for c in target.candidates] == whole.weights[rows].tolist()
-            assert target.representation == tuple(whole.representation[g].tolist())
+            assert target.context == tuple(whole.context[g].tolist())
             assert target.shift == tuple(whole.shift[g].tolist())
             assert target.top == table.candidates[table.candidate_codes[whole.top_row[g]]]
 
@@ -660,7 +656,7 @@ def test_sums_run_left_to_right_like_python(dims: int, size: int) -> None:
             sum(w * vector[j] for w, (_, _, vector) in zip(weights, members, strict=True))
             for j in range(dims)
         ]
-        assert results.representation[g].tolist() == expected
+        assert results.context[g].tolist() == expected
         scores = [score for _, score, _ in members]
         exps = [exp_scalar(s - max(scores)) for s in scores]  # the core's exp, on any machine
         total = sum(exps)

@@ -82,7 +82,7 @@ def _check_against_reference(groups: list[list[Member]], temperature: float) -> 
         assert weights == pytest.approx(reference.weights, rel=1e-12, abs=1e-300)
         assert math.fsum(weights) == pytest.approx(1.0, abs=1e-12)
         largest = max(abs(c.vector[j]) for c in target.candidates for j in (0, 1))
-        for got, want in zip(target.representation, reference.representation, strict=True):
+        for got, want in zip(target.context, reference.representation, strict=True):
             assert math.isfinite(got)
             # Sums of opposite huge terms cancel: closeness is relative to the terms.
             assert got == pytest.approx(want, rel=1e-12, abs=largest * 1e-12)
@@ -134,7 +134,7 @@ def test_means_of_vectors_near_the_limit_stay_finite() -> None:
     members = [("a", 0.0, [BIG, -1e308]), ("b", 0.0, [BIG, -1e308])]
     results = compute(parse_table(csv_bytes([("m", "t", members)]), source="p"))
     assert results.baseline.tolist() == [[BIG, -1e308]]
-    assert results.representation.tolist() == [[BIG, -1e308]]
+    assert results.context.tolist() == [[BIG, -1e308]]
     assert results.shift.tolist() == [[0.0, 0.0]]
 
 

@@ -392,7 +392,7 @@ def test_the_targets_layout_is_the_questions_layout_grouped_by_target() -> None:
     for group, target in zip(reading.groups, targets.targets, strict=True):
         (head,) = group.heads
         assert head.weights == tuple(c.weight for c in target.candidates)
-        assert head.context == target.representation
+        assert head.context == target.context
         assert group.head("score").top(1) == (
             [c.token for c in target.candidates].index(target.top),
         )

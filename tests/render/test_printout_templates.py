@@ -48,7 +48,7 @@ def legacy_printout(result: DocumentResult, labels: Labels) -> str:
                 f"{label(cand.token, cand.index)} weight = {py_round(cand.weight)} "
                 f"role = {cand.role} vector = {py_list(cand.vector)}"
             )
-        lines.append(f"new_representation = {py_list(target.representation)}")
+        lines.append(f"new_representation = {py_list(target.context)}")
         lines.append(f"representation_shift = {py_list(target.shift)}")
         lines.append(f"top_token = {label(target.top, target.top_index)}")
         for name, weight in target.groups:
@@ -95,7 +95,7 @@ def document_results(draw: st.DrawFn) -> DocumentResult:
                 target=draw(_TEXT),
                 target_index=draw(index),
                 candidates=cands,
-                representation=draw(vector),
+                context=draw(vector),
                 shift=draw(vector),
                 top=top.token if top else draw(_TEXT),
                 top_index=top.index if top else draw(index),

@@ -56,7 +56,7 @@ def test_the_default_templates_are_shown_verbatim() -> None:
 
 def test_every_inline_quantity_of_every_layout_is_documented() -> None:
     usages = [q.usage for q in (*QUESTION_QUANTITIES.values(), *HEAD_QUANTITIES.values())]
-    # the targets table writes `representation TARGET` and `… TARGET COLUMN` as two rows
+    # the targets table writes `context TARGET` and `… TARGET COLUMN` as two rows
     usages += [q.usage.split(" [")[0] for q in QUANTITIES.values()]
     missing = [u for u in usages if f"| `{u}` |" not in INLINE]
     assert not missing
