@@ -33,6 +33,7 @@ from mkdocs_selfattn.core.float_range import (
 from mkdocs_selfattn.core.portable_exp import exp_array
 from mkdocs_selfattn.core.row_keys import (
     AnyInts,
+    RowGroups,
     combine,
     distinct_sizes,
     first_appearance_codes,
@@ -92,7 +93,8 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     """
     temperature = _check_temperature(temperature, table.source)
     n = table.n_rows
-    order, starts, sizes = segments(table)
+    groups = target_groups(table)
+    order, starts, sizes = segments(groups)
     distinct = distinct_sizes(sizes)
     # The usual course layout: each group's rows together, every group the same size. Then the
     # table reshapes into a (groups × candidates) matrix and nothing needs gathering.
@@ -114,7 +116,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     return AttentionResults(
         table=table,
         temperature=temperature,
-        order=identity_order(table) if order is None else order,
+        order=identity_order(groups) if order is None else order,
         starts=starts,
         sizes=sizes,
         group_document=group_document,
@@ -272,15 +274,26 @@ def _left_to_right_weighted_sums(weights: FloatArray, vectors: FloatArray) -> Fl
     return products[:, -1, :]
 
 
-def segments(table: CandidateTable) -> tuple[IntArray | None, IntArray, IntArray]:
+def target_groups(table: CandidateTable) -> RowGroups:
+    """A target is the group its rows are read in (with index columns, a target position)."""
+    return RowGroups(
+        document_codes=table.document_codes,
+        group_codes=table.target_codes,
+        n_group_names=len(table.targets),
+        group_index=table.target_index,
+        row_numbers=table.row_numbers,
+    )
+
+
+def segments(groups: RowGroups) -> tuple[IntArray | None, IntArray, IntArray]:
     """Row order grouped by group (None when the file already is), group starts and sizes.
 
     Groups are numbered by first appearance.
     """
-    run_starts = whole_group_runs(table)
+    run_starts = whole_group_runs(groups)
     if run_starts is not None:
-        return None, run_starts, np.diff(np.append(run_starts, table.n_rows))
-    codes = first_appearance_codes(group_keys(table))
+        return None, run_starts, np.diff(np.append(run_starts, groups.n_rows))
+    codes = first_appearance_codes(group_keys(groups))
     order = np.argsort(codes, kind="stable").astype(np.int64)
     counts = np.bincount(codes)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)

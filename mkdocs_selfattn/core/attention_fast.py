@@ -13,39 +13,39 @@ import numpy as np
 import numpy.typing as npt
 
 from mkdocs_selfattn.core.candidate_table import CandidateTable, IntArray
-from mkdocs_selfattn.core.row_keys import AnyInts, all_distinct, group_keys
+from mkdocs_selfattn.core.row_keys import AnyInts, RowGroups, all_distinct, group_keys
 
 
-def identity_order(table: CandidateTable) -> IntArray:
+def identity_order(groups: RowGroups) -> IntArray:
     """``arange(n)``: the table's own row numbers when they are exactly that (a whole file).
 
     Row numbers only ever increase (subsets keep file order), so first 0 and last n - 1 means
     0..n-1; sharing them saves a fresh array as large as a column, which is not free.
     """
-    rows = table.row_numbers
-    n = table.n_rows
+    rows = groups.row_numbers
+    n = groups.n_rows
     if rows.shape[0] == n and (n == 0 or (rows[0] == 0 and rows[-1] == n - 1)):
         return rows
     return np.arange(n, dtype=np.int64)
 
 
-def whole_group_runs(table: CandidateTable) -> IntArray | None:
+def whole_group_runs(groups: RowGroups) -> IntArray | None:
     """First rows of the runs of rows sharing a group, when every run is a whole group.
 
     A course CSV normally lists each group's rows together; then neither a per-row key nor a
     sort is needed: only the runs' first rows are keyed. None when some group is split.
     """
-    n = table.n_rows
-    columns: list[AnyInts] = [table.document_codes, table.target_codes]
-    if table.target_index is not None:
-        columns.append(table.target_index)
+    n = groups.n_rows
+    columns: list[AnyInts] = [groups.document_codes, groups.group_codes]
+    if groups.group_index is not None:
+        columns.append(groups.group_index)
     boundary = np.zeros(n, dtype=bool)
     boundary[:1] = True
     for column in columns:
         boundary[1:] |= column[1:] != column[:-1]
     run_starts = np.flatnonzero(boundary)
     del boundary
-    if all_distinct(group_keys(table, run_starts)):
+    if all_distinct(group_keys(groups, run_starts)):
         return run_starts
     return None
 

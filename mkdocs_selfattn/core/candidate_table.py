@@ -20,7 +20,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 CodeArray = npt.NDArray[np.int32]
 """Dictionary codes: int32 like Arrow's own indices, half the memory of int64 for a column that
-has a code per row. Arithmetic on codes must widen to int64 first (see attention._group_keys)."""
+has a code per row. Arithmetic on codes must widen to int64 first (see row_keys.group_keys)."""
 
 PARALLEL_ROWS = 100_000
 """From this many rows on, independent steps run on worker threads; below, threads cost more

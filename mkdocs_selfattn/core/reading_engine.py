@@ -1,11 +1,12 @@
 """The engine of the questions and heads layouts: attention's own passes over groups of rows.
 
-A reading table is handed to :mod:`mkdocs_selfattn.core.attention` as a candidate table whose
-"target" is the group (a scenario, a document, or the whole file): the same segmentation, the same
-left-to-right weighted sums and the same softmax with the portable exp compute every layout, so
-targets, questions and heads are three cases of one engine and agree with their scripts to the last
-bit. A question weighs its score column through the softmax; a head's weights are given (checked
-per group to sum to 1, or normalised where the block asks).
+A reading table's rows are segmented by :mod:`mkdocs_selfattn.core.attention` through the same
+:class:`~mkdocs_selfattn.core.row_keys.RowGroups` view as a target's rows, its group being a
+scenario, a document, or the whole file: the same segmentation, the same left-to-right weighted
+sums and the same softmax with the portable exp compute every layout, so targets, questions and
+heads are three cases of one engine and agree with their scripts to the last bit. A question
+weighs its score column through the softmax; a head's weights are given (checked per group to
+sum to 1, or normalised where the block asks).
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ from mkdocs_selfattn.core.attention import (
     group_pass,
     segments,
 )
-from mkdocs_selfattn.core.candidate_table import CandidateTable, FloatArray, IntArray
-from mkdocs_selfattn.core.column_map import ColumnMap
+from mkdocs_selfattn.core.candidate_table import FloatArray, IntArray
 from mkdocs_selfattn.core.float_range import means_in_range
 from mkdocs_selfattn.core.reading_table import ReadingTable
-from mkdocs_selfattn.core.row_keys import distinct_sizes
+from mkdocs_selfattn.core.row_keys import RowGroups, distinct_sizes
 from mkdocs_selfattn.errors import DataError
 
 SUM_TOLERANCE = 1e-9
@@ -57,25 +57,15 @@ class ReadingArrays:
         return self.order[start : start + int(self.sizes[group])]
 
 
-def as_candidates(table: ReadingTable, values: FloatArray) -> CandidateTable:
-    """The attention core's view of the table: documents stay documents, groups are targets."""
-    return CandidateTable(
-        source=table.source,
-        columns=ColumnMap(),
-        vector_columns=tuple(name for name, _ in table.columns.axes),
-        documents=table.documents,
+def reading_groups(table: ReadingTable) -> RowGroups:
+    """A reading's group is its group cell within its document (one group per document, or
+    the whole file, where the table names none)."""
+    return RowGroups(
         document_codes=table.document_codes,
-        targets=table.groups,
-        target_codes=table.group_codes,
-        # Not read by the passes (they group by document and target): no line ids to hash.
-        candidates=("",),
-        candidate_codes=np.zeros(table.n_rows, dtype=np.int32),
-        roles=("",),
-        role_codes=np.zeros(table.n_rows, dtype=np.int32),
-        scores=values,
-        vectors=table.vectors,
+        group_codes=table.group_codes,
+        n_group_names=len(table.groups),
+        group_index=None,
         row_numbers=table.row_numbers,
-        data=table.data,
     )
 
 
@@ -87,7 +77,7 @@ def compute_reading(
         temperature = _check_temperature(temperature, table.source)
     n_heads = len(table.columns.readers)
     columns = [np.ascontiguousarray(table.values[:, j]) for j in range(n_heads)]
-    order_or_none, starts, sizes = segments(as_candidates(table, columns[0]))
+    order_or_none, starts, sizes = segments(reading_groups(table))
     distinct = distinct_sizes(sizes)
     uniform = distinct[0] if order_or_none is None and len(distinct) == 1 else None
     n = table.n_rows

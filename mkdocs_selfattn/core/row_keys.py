@@ -6,17 +6,36 @@ key per row, so a million rows are grouped by numpy and Arrow, never by a Python
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from mkdocs_selfattn.core.candidate_table import CandidateTable, IntArray
+from mkdocs_selfattn.core.candidate_table import IntArray
 
 AnyInts = npt.NDArray[np.integer[Any]]
 
 
-def group_keys(table: CandidateTable, rows: IntArray | None = None) -> IntArray:
+@dataclass(frozen=True, eq=False)
+class RowGroups:
+    """Which group each row of a table reads in: its document, its group's name and, with index
+    columns, its position. Every layout's table is segmented through this one view (a target,
+    a question's scenario, a head's document), so the engine needs no layout's table type."""
+
+    document_codes: AnyInts
+    group_codes: AnyInts
+    n_group_names: int
+    group_index: AnyInts | None
+    row_numbers: IntArray
+    """Each row's position in the file (0 = first data row)."""
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.group_codes.shape[0])
+
+
+def group_keys(groups: RowGroups, rows: IntArray | None = None) -> IntArray:
     """One int64 per row (or per row of ``rows``), equal exactly when the rows share a group."""
 
     def pick(values: AnyInts) -> AnyInts:
@@ -24,11 +43,11 @@ def group_keys(table: CandidateTable, rows: IntArray | None = None) -> IntArray:
 
     # int64 before multiplying: codes are int32 and the product may not fit.
     keys: IntArray = np.multiply(
-        pick(table.document_codes), max(len(table.targets), 1), dtype=np.int64
+        pick(groups.document_codes), max(groups.n_group_names, 1), dtype=np.int64
     )
-    keys += pick(table.target_codes)
-    if table.target_index is not None:
-        keys = combine(keys, pick(table.target_index))
+    keys += pick(groups.group_codes)
+    if groups.group_index is not None:
+        keys = combine(keys, pick(groups.group_index))
     return keys
 
 
