@@ -49,7 +49,8 @@ LABELS = {
 # ---------------------------------------------------------------------------------------------
 # The three workloads (run in the child). Each returns a checksum so the parent can check that
 # (a) and (c) computed the same numbers, i.e. that the comparison is fair: the exactly rounded
-# sum (math.fsum) of every representation value, which does not depend on the order of groups.
+# sum (math.fsum) of every context value (the new representation), which does not depend on the
+# order of groups.
 
 
 def run_stdlib(path: str) -> float:
@@ -117,7 +118,12 @@ def run_core(path: str) -> float:
     from mkdocs_selfattn.core.csv_read import read_table
 
     results = compute(read_table(path))
-    return math.fsum(results.representation.ravel().tolist())
+    # "representation" before the quantity took its one name, so --baseline-style A/B runs
+    # (PYTHONPATH=OLD_CHECKOUT) still measure an older package.
+    context = getattr(results, "context", None)
+    if context is None:
+        context = results.representation
+    return math.fsum(context.ravel().tolist())
 
 
 WORKERS = {"stdlib": run_stdlib, "parse": run_parse, "core": run_core}
