@@ -38,7 +38,7 @@ class RawBlock:
         return self.indent.rstrip()
 
 
-def _fences(lines: list[str]) -> Iterator[tuple[int, int, re.Match[str]]]:
+def outer_fences(lines: list[str]) -> Iterator[tuple[int, int, re.Match[str]]]:
     """Outermost fenced code blocks as (opening line, closing line, opening match), 0-based;
     an unclosed fence runs to the end. Fences inside a fence are its text, never blocks."""
     i = 0
@@ -56,12 +56,12 @@ def find_blocks(text: str) -> list[RawBlock]:
     """Every ``selfattn`` fence not nested inside another fence (so docs can show the syntax)."""
     lines = text.split("\n")
     blocks: list[RawBlock] = []
-    for i, close, match in _fences(lines):
+    for i, close, match in outer_fences(lines):
         info = match["info"].strip()
         name = info.split(None, 1)[0] if info else ""
         if name.lstrip("{.").rstrip("}") == FENCE_NAME:
             indent = match["indent"]
-            body = "\n".join(_dedent(line, indent) for line in lines[i + 1 : close])
+            body = "\n".join(fence_dedent(line, indent) for line in lines[i + 1 : close])
             blocks.append(RawBlock(i + 1, min(close, len(lines) - 1) + 1, indent, body))
     return blocks
 
@@ -75,7 +75,9 @@ def _find_close(lines: list[str], start: int, fence: str, *, quoted: bool = Fals
     return len(lines)
 
 
-def _dedent(line: str, indent: str) -> str:
+def fence_dedent(line: str, indent: str) -> str:
+    """A line of a fence as its author wrote it, without the indent or quote markers that put
+    the fence inside a list item or a blockquote (``migrate`` reads pasted printouts so too)."""
     if line.startswith(indent):
         return line[len(indent) :]
     depth = indent.count(">")
@@ -93,7 +95,7 @@ def fenced_line_numbers(text: str) -> set[int]:
     """
     lines = text.split("\n")
     inside: set[int] = set()
-    for i, close, _ in _fences(lines):
+    for i, close, _ in outer_fences(lines):
         inside.update(range(i, min(close, len(lines) - 1) + 1))
     inside |= _indented_code(lines, inside)
     return inside

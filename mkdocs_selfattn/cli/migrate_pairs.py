@@ -11,7 +11,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from mkdocs_selfattn.blocks.markdown_scan import _dedent, _fences
+from mkdocs_selfattn.blocks.markdown_scan import fence_dedent, outer_fences
 
 PYTHON = frozenset({"python", "py", "python3"})
 PRINTOUT = frozenset({"", "text", "txt", "plain", "plaintext", "output"})
@@ -57,7 +57,7 @@ def find_pairs(text: str) -> list[Pair]:
     """Every script fence directly followed (blank lines or a short paragraph between) by a
     printout fence at the same indent."""
     lines = text.split("\n")
-    fences = list(_fences(lines))
+    fences = list(outer_fences(lines))
     pairs = []
     for (start, close, opening), (next_start, next_close, following) in itertools.pairwise(fences):
         if (
@@ -77,8 +77,10 @@ def find_pairs(text: str) -> list[Pair]:
                 out_start=next_start + 1,
                 out_end=next_close + 1,
                 indent=indent,
-                script="\n".join(_dedent(x, indent) for x in lines[start + 1 : close]) + "\n",
-                pasted="\n".join(_dedent(x, indent) for x in lines[next_start + 1 : next_close]),
+                script="\n".join(fence_dedent(x, indent) for x in lines[start + 1 : close]) + "\n",
+                pasted="\n".join(
+                    fence_dedent(x, indent) for x in lines[next_start + 1 : next_close]
+                ),
                 gap=tuple(lines[close + 1 : next_start]),
             )
         )

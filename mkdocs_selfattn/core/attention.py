@@ -1,9 +1,13 @@
-"""The attention core's definition: every (document, target) group of a table in one numpy pass.
+"""The attention core's definition, for every layout: groups of rows, each read by a reader.
 
-A group is the set of rows sharing a document and a target token (and a target position when the
-CSV has index columns); its rows, in CSV order, are the candidates the target re-reads. Softmax,
-weighted sums and baselines are defined here; :mod:`mkdocs_selfattn.core.attention_fast` only spares
-work on common layouts, and :mod:`mkdocs_selfattn.core.document_results` picks one document out.
+:func:`segment` cuts any layout's rows into groups (:class:`~row_keys.RowGroups`: a document's
+target, with its position when the CSV has index columns; a question's scenario; a head's
+document); :func:`read_groups` is one reader's pass over every group in a few numpy passes:
+softmax or given weights, left-to-right weighted sums, top rows. :func:`compute` is the targets
+layout (one softmax reader per target; baselines over each document's distinct candidates),
+:mod:`~mkdocs_selfattn.core.reading_engine` the layouts with several readers per group.
+:mod:`~mkdocs_selfattn.core.attention_fast` only spares work on common files, and
+:mod:`~mkdocs_selfattn.core.document_results` picks one document out.
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ class AttentionResults:
         return int(self.starts.shape[0])
 
 
-def _check_temperature(temperature: float, source: str) -> float:
+def checked_temperature(temperature: float, source: str) -> float:
     """Temperature divides scores, so it must be a positive finite number."""
     value = float(temperature)
     if not math.isfinite(value) or value <= 0:
@@ -91,34 +95,29 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     digits. (numpy's own reductions sum pairwise, which rounds differently.) It also makes a
     group's numbers depend on its own rows only: the whole file and one document agree exactly.
     """
-    temperature = _check_temperature(temperature, table.source)
-    n = table.n_rows
+    temperature = checked_temperature(temperature, table.source)
     groups = target_groups(table)
-    order, starts, sizes = segments(groups)
-    distinct = distinct_sizes(sizes)
-    # The usual course layout: each group's rows together, every group the same size. Then the
-    # table reshapes into a (groups × candidates) matrix and nothing needs gathering.
-    uniform = distinct[0] if order is None and len(distinct) == 1 else None
+    cut = segment(groups)
 
     # On a large table the baselines (which need no weights) and half of the groups run on
     # worker threads; numpy releases the GIL inside each array operation.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        submit: Submit = pool.submit if n >= PARALLEL_ROWS else run_now
-        pending = submit(_baselines, table, uniform)
-        weights, context, top_row = _softmax_groups(
-            table, temperature, order, starts, sizes, distinct, uniform, submit
+        submit: Submit = pool.submit if table.n_rows >= PARALLEL_ROWS else run_now
+        pending = submit(_baselines, table, cut.uniform)
+        weights, context, top_row = read_groups(
+            cut, table.scores, table.vectors, softmax(temperature), submit
         )
         baseline = pending.result()
 
-    first_rows = starts if order is None else order[starts]
+    first_rows = cut.first_rows()
     group_document = table.document_codes[first_rows].astype(np.int64)
     shift = checked_shift(table, context, baseline[group_document], first_rows)
     return AttentionResults(
         table=table,
         temperature=temperature,
-        order=identity_order(groups) if order is None else order,
-        starts=starts,
-        sizes=sizes,
+        order=identity_order(groups) if cut.order is None else cut.order,
+        starts=cut.starts,
+        sizes=cut.sizes,
         group_document=group_document,
         group_target=table.target_codes[first_rows].astype(np.int64),
         group_target_index=None if table.target_index is None else table.target_index[first_rows],
@@ -130,30 +129,19 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     )
 
 
-def _softmax_groups(
-    table: CandidateTable,
-    temperature: float,
-    order: IntArray | None,
-    starts: IntArray,
-    sizes: IntArray,
-    distinct_sizes: list[int],
-    uniform: int | None,
-    submit: Submit = run_now,
-) -> tuple[FloatArray, FloatArray, IntArray]:
-    """Per-row softmax weights, per-group contexts and top rows (see :func:`group_pass`)."""
-
-    def weigh(scores: FloatArray, out: FloatArray | None) -> FloatArray:
-        return _softmax_rows(scores, temperature, out=out)
-
-    return group_pass(
-        table.scores, table.vectors, weigh, order, starts, sizes, distinct_sizes, uniform, submit
-    )
-
-
 Weigh = Callable[[FloatArray, "FloatArray | None"], FloatArray]
 """A (groups × candidates) matrix of one column's values → the weights (into ``out`` if given):
 the softmax for scores, the values themselves for given weights. Row by row: a group's weights
 depend on its own row only."""
+
+
+def softmax(temperature: float) -> Weigh:
+    """The way a score column is weighed: each group's softmax of its scores / temperature."""
+
+    def weigh(scores: FloatArray, out: FloatArray | None) -> FloatArray:
+        return _softmax_rows(scores, temperature, out=out)
+
+    return weigh
 
 
 def given_rows(values: FloatArray, out: FloatArray | None = None) -> FloatArray:
@@ -165,24 +153,22 @@ def given_rows(values: FloatArray, out: FloatArray | None = None) -> FloatArray:
     return out
 
 
-def group_pass(
+def read_groups(
+    cut: Segments,
     values: FloatArray,
     vectors: FloatArray,
     weigh: Weigh,
-    order: IntArray | None,
-    starts: IntArray,
-    sizes: IntArray,
-    distinct_sizes: list[int],
-    uniform: int | None,
     submit: Submit = run_now,
 ) -> tuple[FloatArray, FloatArray, IntArray]:
-    """Per-row weights, per-group weighted sums of ``vectors`` and top rows, for any way of
-    weighing (every layout's heads and questions go through here, the targets layout's targets too).
+    """One reader over every group: per-row weights, per-group weighted sums of ``vectors`` and
+    top rows. This is the engine every layout goes through (a target's softmax, a question's, a
+    head's given weights), only ``values`` and ``weigh`` differ.
 
     Groups of one size are computed together as the rows of a matrix, so the number of numpy
     passes grows with the number of distinct sizes, not of groups. Every step works row by row
     (group by group), so splitting the groups between threads cannot change a single bit.
     """
+    order, starts, sizes, uniform = cut.order, cut.starts, cut.sizes, cut.uniform
     n_groups = int(starts.shape[0])
     dims = vectors.shape[1]
     weights = np.empty(values.shape[0], dtype=np.float64)
@@ -205,7 +191,7 @@ def group_pass(
         other.result()
         return weights, context, top_row
 
-    for size in distinct_sizes:
+    for size in cut.distinct:
         members = np.flatnonzero(sizes == size)
         positions = starts[members][:, None] + np.arange(size, dtype=np.int64)
         rows = positions if order is None else order[positions]
@@ -285,19 +271,55 @@ def target_groups(table: CandidateTable) -> RowGroups:
     )
 
 
-def segments(groups: RowGroups) -> tuple[IntArray | None, IntArray, IntArray]:
-    """Row order grouped by group (None when the file already is), group starts and sizes.
+@dataclass(frozen=True, eq=False)
+class Segments:
+    """A table's rows cut into groups, numbered by first appearance: ``order`` lists the rows
+    group by group (None when the file already does), ``starts``/``sizes`` cut it."""
 
-    Groups are numbered by first appearance.
-    """
+    order: IntArray | None
+    starts: IntArray
+    sizes: IntArray
+    distinct: list[int]
+    """The distinct group sizes, ascending."""
+    uniform: int | None
+    """The one size of every group, when the file lists each group's rows together: then the
+    table reshapes into a (groups × candidates) matrix and nothing needs gathering."""
+
+    @property
+    def n_groups(self) -> int:
+        return int(self.starts.shape[0])
+
+    def first_rows(self) -> IntArray:
+        """Each group's first table row."""
+        return self.starts if self.order is None else self.order[self.starts]
+
+    def rows(self, n_rows: int) -> IntArray:
+        """``order``, spelled out when the rows are already grouped."""
+        return np.arange(n_rows, dtype=np.int64) if self.order is None else self.order
+
+    def group_of_row(self, n_rows: int) -> IntArray:
+        """Per table row, the number of its group."""
+        out = np.empty(n_rows, dtype=np.int64)
+        out[self.rows(n_rows)] = np.repeat(np.arange(self.n_groups, dtype=np.int64), self.sizes)
+        return out
+
+
+def segment(groups: RowGroups) -> Segments:
+    """Cut the rows of any layout's table into its groups (see :class:`RowGroups`)."""
     run_starts = whole_group_runs(groups)
     if run_starts is not None:
-        return None, run_starts, np.diff(np.append(run_starts, groups.n_rows))
-    codes = first_appearance_codes(group_keys(groups))
-    order = np.argsort(codes, kind="stable").astype(np.int64)
-    counts = np.bincount(codes)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-    return order, starts, counts.astype(np.int64)
+        order: IntArray | None = None
+        starts = run_starts
+        sizes = np.diff(np.append(run_starts, groups.n_rows))
+    else:
+        codes = first_appearance_codes(group_keys(groups))
+        order = np.argsort(codes, kind="stable").astype(np.int64)
+        counts = np.bincount(codes)
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+        sizes = counts.astype(np.int64)
+    distinct = distinct_sizes(sizes)
+    uniform = distinct[0] if order is None and len(distinct) == 1 else None
+    return Segments(order, starts, sizes, distinct, uniform)
 
 
 def _baselines(table: CandidateTable, uniform: int | None = None) -> FloatArray:

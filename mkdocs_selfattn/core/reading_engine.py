@@ -16,17 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from mkdocs_selfattn.core.attention import (
-    Weigh,
-    _check_temperature,
-    _softmax_rows,
+    Segments,
+    checked_temperature,
     given_rows,
-    group_pass,
-    segments,
+    read_groups,
+    segment,
+    softmax,
 )
 from mkdocs_selfattn.core.candidate_table import FloatArray, IntArray
 from mkdocs_selfattn.core.float_range import means_in_range
 from mkdocs_selfattn.core.reading_table import ReadingTable
-from mkdocs_selfattn.core.row_keys import RowGroups, distinct_sizes
+from mkdocs_selfattn.core.row_keys import RowGroups
 from mkdocs_selfattn.errors import DataError
 
 SUM_TOLERANCE = 1e-9
@@ -74,40 +74,29 @@ def compute_reading(
 ) -> ReadingArrays:
     """Weights, contexts and baselines of every group of ``table`` for every reader."""
     if not given:
-        temperature = _check_temperature(temperature, table.source)
+        temperature = checked_temperature(temperature, table.source)
     n_heads = len(table.columns.readers)
     columns = [np.ascontiguousarray(table.values[:, j]) for j in range(n_heads)]
-    order_or_none, starts, sizes = segments(reading_groups(table))
-    distinct = distinct_sizes(sizes)
-    uniform = distinct[0] if order_or_none is None and len(distinct) == 1 else None
+    cut = segment(reading_groups(table))
     n = table.n_rows
-    order = np.arange(n, dtype=np.int64) if order_or_none is None else order_or_none
-    group_of_row = np.empty(n, dtype=np.int64)
-    group_of_row[order] = np.repeat(np.arange(starts.shape[0], dtype=np.int64), sizes)
-
-    def softmax(scores: FloatArray, out: FloatArray | None) -> FloatArray:
-        return _softmax_rows(scores, temperature, out=out)
-
-    weigh: Weigh = given_rows if given else softmax
+    order = cut.rows(n)
+    group_of_row = cut.group_of_row(n)
+    weigh = given_rows if given else softmax(temperature)
     weights = np.empty((n_heads, n), dtype=np.float64)
-    contexts = np.empty((starts.shape[0], n_heads, table.vectors.shape[1]), dtype=np.float64)
+    contexts = np.empty((cut.n_groups, n_heads, table.vectors.shape[1]), dtype=np.float64)
     for j, values in enumerate(columns):
         if given:
-            values = _given(table, j, values, group_of_row, order, starts, sizes, normalise)
-        w, sums, _ = group_pass(
-            values, table.vectors, weigh, order_or_none, starts, sizes, distinct, uniform
-        )
-        weights[j] = w
-        contexts[:, j, :] = sums
-    counts = sizes.astype(np.float64)
-    baseline = np.empty((starts.shape[0], table.vectors.shape[1]), dtype=np.float64)
+            values = _given(table, j, values, group_of_row, order, cut, normalise)
+        weights[j], contexts[:, j, :], _ = read_groups(cut, values, table.vectors, weigh)
+    counts = cut.sizes.astype(np.float64)
+    baseline = np.empty((cut.n_groups, table.vectors.shape[1]), dtype=np.float64)
     for a in range(table.vectors.shape[1]):
         baseline[:, a] = means_in_range(group_of_row, table.vectors[:, a], counts)
     return ReadingArrays(
         table=table,
         order=order,
-        starts=starts,
-        sizes=sizes,
+        starts=cut.starts,
+        sizes=cut.sizes,
         weights=weights,
         contexts=contexts,
         baseline=baseline,
@@ -120,14 +109,13 @@ def _given(
     values: FloatArray,
     group_of_row: IntArray,
     order: IntArray,
-    starts: IntArray,
-    sizes: IntArray,
+    cut: Segments,
     normalise: bool,
 ) -> FloatArray:
     """A head's weights as given, each group's summing to 1 within the tolerance; otherwise,
     with ``normalise``, that group's weights divided by their sum, and without, an error."""
     # bincount adds each group's weights in row order from 0: the script's sum().
-    totals = np.bincount(group_of_row, weights=values, minlength=starts.shape[0])
+    totals = np.bincount(group_of_row, weights=values, minlength=cut.n_groups)
     off = np.abs(totals - 1.0) > SUM_TOLERANCE
     if not off.any():
         return values
@@ -135,7 +123,7 @@ def _given(
     broken = np.flatnonzero(off & ~fixable)
     if broken.size:
         g = int(broken[0])
-        raise _sum_error(table, head, g, float(totals[g]), int(order[starts[g]]), normalise)
+        raise _sum_error(table, head, g, float(totals[g]), int(order[cut.starts[g]]), normalise)
     rows = np.flatnonzero(fixable[group_of_row])
     out = values.copy()
     out[rows] = values[rows] / totals[group_of_row[rows]]
