@@ -80,7 +80,6 @@ class PageReport:
     stale: int = 0
     disagreements: int = 0
     errors: int = 0
-    replaced: int = 0
     written: list[str] = field(default_factory=list)
 
     @property
@@ -335,7 +334,6 @@ def _write(
         )
         return
     report.written.append(str(page))
-    report.replaced = len(replacements)
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -17,8 +17,6 @@ from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
 from mkdocs_selfattn.render.template_env import fill
 
-DEFAULT_TEMPLATES: Mapping[str, str] = {name: r.template for name, r in RENDERERS.items()}
-
 
 def printout_variables(
     result: DocumentResult | ReadingResult,
