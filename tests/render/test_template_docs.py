@@ -11,7 +11,8 @@ from mkdocs_selfattn.build.inline_readings import HEAD_QUANTITIES, QUESTION_QUAN
 from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render import template_targets, template_vars
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.printout import DEFAULT_TEMPLATES, printout_variables
+from mkdocs_selfattn.render.layout_renderers import RENDERERS
+from mkdocs_selfattn.render.printout import printout_variables
 from mkdocs_selfattn.render.template_env import Described
 from tests.reading_fixtures import manual_reading, report_reading
 
@@ -49,7 +50,7 @@ def test_every_field_of_every_record_is_documented() -> None:
 
 
 def test_the_default_templates_are_shown_verbatim() -> None:
-    for text in DEFAULT_TEMPLATES.values():
+    for text in (entry.template for entry in RENDERERS.values()):
         body = text.replace("\\\n", "")
         assert f"```jinja\n{body}```" in TEMPLATES
 
