@@ -115,7 +115,7 @@ def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults
     return AttentionResults(
         table=table,
         temperature=temperature,
-        order=identity_order(groups) if cut.order is None else cut.order,
+        order=cut.row_order(groups),
         starts=cut.starts,
         sizes=cut.sizes,
         group_document=group_document,
@@ -293,14 +293,16 @@ class Segments:
         """Each group's first table row."""
         return self.starts if self.order is None else self.order[self.starts]
 
-    def rows(self, n_rows: int) -> IntArray:
-        """``order``, spelled out when the rows are already grouped."""
-        return np.arange(n_rows, dtype=np.int64) if self.order is None else self.order
+    def row_order(self, groups: RowGroups) -> IntArray:
+        """``order``, spelled out when the rows are already grouped (then the table's own row
+        numbers where they are 0..n-1, shared rather than copied)."""
+        return identity_order(groups) if self.order is None else self.order
 
-    def group_of_row(self, n_rows: int) -> IntArray:
+    def group_of_row(self, groups: RowGroups) -> IntArray:
         """Per table row, the number of its group."""
-        out = np.empty(n_rows, dtype=np.int64)
-        out[self.rows(n_rows)] = np.repeat(np.arange(self.n_groups, dtype=np.int64), self.sizes)
+        out = np.empty(groups.n_rows, dtype=np.int64)
+        numbers = np.arange(self.n_groups, dtype=np.int64)
+        out[self.row_order(groups)] = np.repeat(numbers, self.sizes)
         return out
 
 

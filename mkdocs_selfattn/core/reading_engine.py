@@ -77,10 +77,11 @@ def compute_reading(
         temperature = checked_temperature(temperature, table.source)
     n_heads = len(table.columns.readers)
     columns = [np.ascontiguousarray(table.values[:, j]) for j in range(n_heads)]
-    cut = segment(reading_groups(table))
+    groups = reading_groups(table)
+    cut = segment(groups)
     n = table.n_rows
-    order = cut.rows(n)
-    group_of_row = cut.group_of_row(n)
+    order = cut.row_order(groups)
+    group_of_row = cut.group_of_row(groups)
     weigh = given_rows if given else softmax(temperature)
     weights = np.empty((n_heads, n), dtype=np.float64)
     contexts = np.empty((cut.n_groups, n_heads, table.vectors.shape[1]), dtype=np.float64)
