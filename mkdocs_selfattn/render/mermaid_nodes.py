@@ -10,10 +10,12 @@ neither imports the other."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mkdocs_selfattn.render.escape import mermaid_label
+from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, summed
+from mkdocs_selfattn.render.labels import format_value
 
 NODE_WIDTH = 32
 """Widest token a node shows, in columns (a CJK character is two); longer ones end in "…"."""
@@ -250,3 +252,88 @@ class Diagram:
 def label(*lines: str) -> str:
     """A node's text: lines, escaped, one under the other."""
     return '["' + "<br/>".join(mermaid_label(line) for line in lines) + '"]'
+
+
+def weight_items(
+    name: Callable[[int], str],
+    weights: Sequence[float],
+    top: int,
+    words: Mapping[str, str],
+    number_format: str | None,
+) -> list[Part]:
+    """A reader's heaviest rows as a weights box lists them, one item each so a line never
+    breaks inside an item; past :data:`ALL_ITEMS` rows, what the listed rows leave to all the
+    others together. On a tie the earlier row comes first (the chapters' stable sort)."""
+    picked = sorted(range(len(weights)), key=lambda i: (-weights[i], i))[: min(top, TOP_LIMIT)]
+    out: list[Part] = [(f"{name(i)} {format_value(weights[i], number_format)}",) for i in picked]
+    if len(weights) > ALL_ITEMS:
+        listed = set(picked)
+        rest = [i for i in range(len(weights)) if i not in listed]
+        total = format_value(summed(weights, rest), number_format)
+        out.append((f"{others(words, len(rest))} {total}",))
+    return out
+
+
+def member_items(
+    count: int,
+    name: Callable[[int], str],
+    weight: Callable[[int], float],
+    words: Mapping[str, str],
+) -> tuple[str, ...]:
+    """The rows an input box lists: all of a few, else the heaviest and "N others"."""
+    kept = keep_top(count, weight)
+    listed = [name(i) for i in kept.items]
+    if kept.others:
+        listed.append(others(words, len(kept.others)))
+    return tuple(listed)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """One reader drawn as a column under the input: its box, its weights, its result."""
+
+    reader: list[Part]
+    weights: list[Part]
+    result: list[Part]
+    said: str
+    """The reader's name as the page's accessible description says it."""
+
+
+Inputs = Callable[["Diagram", bool, float], list[str]]
+"""(diagram, first of the diagrams?, the input row's room) → the input boxes' lines; the last
+box they draw is the one every chain hangs from."""
+
+
+def chain_diagrams(
+    chains: Sequence[Chain],
+    *,
+    inputs: Inputs,
+    source: str,
+    ids: tuple[str, str, str],
+    title: str,
+    page: Mapping[str, str],
+    what: str,
+) -> list[str]:
+    """Readers as chains (reader → weights → result) under the input boxes, at most
+    :data:`MAX_SIDE` side by side and as many diagrams as that takes: the figure every layout
+    that reads rows with separate readers draws (a targets document, a group of questions)."""
+    boxes = [[chain.reader, chain.weights, chain.result] for chain in chains]
+    side = side_by_side(boxes)
+    room, wide = room_for(side), room_for(1)
+    rows = balanced(len(chains), side) or [range(0)]
+    reader, weights, result = ids
+    out = []
+    for r, row in enumerate(rows):
+        diagram = Diagram(title=title)
+        shown = [chains[n].said for n in row]
+        diagram.description = described(page, r, len(rows), what, shown)
+        diagram.lines += inputs(diagram, r == 0, wide)
+        for n in row:
+            chain = chains[n]
+            diagram.lines += [
+                f"  {source} --> {diagram.node(f'{reader}{n}', 'target', chain.reader, room)}",
+                f"  {reader}{n} --> {diagram.node(f'{weights}{n}', 'weight', chain.weights, room)}",
+                f"  {weights}{n} --> {diagram.node(f'{result}{n}', 'result', chain.result, room)}",
+            ]
+        out.append(diagram.source())
+    return out

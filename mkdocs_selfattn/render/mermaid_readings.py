@@ -14,18 +14,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
-from mkdocs_selfattn.render.figure_text import ALL_ITEMS, keep_top, shorten, summed
+from mkdocs_selfattn.render.figure_text import shorten
 from mkdocs_selfattn.render.labels import Labels, format_value
 from mkdocs_selfattn.render.mermaid_nodes import (
     NODE_WIDTH,
     TOP_LIMIT,
+    Chain,
     Diagram,
     Part,
     balanced,
+    chain_diagrams,
     described,
+    member_items,
     others,
     room_for,
     side_by_side,
+    weight_items,
 )
 
 MAX_GROUPS = 12
@@ -81,66 +85,54 @@ class _Graph:
         return shown[0] if len(shown) == 1 else "[" + ", ".join(shown) + "]"
 
     def tops(self, group: GroupResult, head: HeadResult) -> list[Part]:
-        """The head's heaviest lines, one item each: a line never breaks inside an item."""
-        picked = head.top(self.top)
-        value = self.number_format
-        out: list[Part] = [
-            (f"{self.name(group.lines[i].token)} {format_value(head.weights[i], value)}",)
-            for i in picked
-        ]
-        listed = set(picked)
-        rest = [i for i in range(len(group.lines)) if i not in listed]
-        if len(group.lines) > ALL_ITEMS:
-            # A group of thousands: what the listed lines leave to all the others together.
-            total = format_value(summed(head.weights, rest), self.number_format)
-            out.append((f"{others(self.words, len(rest))} {total}",))
-        return out
+        return weight_items(
+            lambda i: self.name(group.lines[i].token),
+            head.weights,
+            self.top,
+            self.words,
+            self.number_format,
+        )
 
     def members(self, group: GroupResult) -> tuple[str, ...]:
         def weight(i: int) -> float:
             return max(h.weights[i] for h in group.heads) if group.heads else 0.0
 
-        kept = keep_top(len(group.lines), weight)
-        listed = [self.name(group.lines[i].token) for i in kept.items]
-        if kept.others:
-            listed.append(others(self.words, len(kept.others)))
-        return tuple(listed)
+        return member_items(
+            len(group.lines), lambda i: self.name(group.lines[i].token), weight, self.words
+        )
 
     def questions(self, group: GroupResult) -> list[str]:
         title: list[Part] = [self.words["candidates"]]
         if group.name:
             title.append(self.name(group.name))
-        chains: list[list[list[Part]]] = [
-            [
-                [f"{self.words['query']}: {self.name(head.name)}"],
-                [self.words["weights"], *self.tops(group, head)],
-                [
+        chains = [
+            Chain(
+                reader=[f"{self.words['query']}: {self.name(head.name)}"],
+                weights=[self.words["weights"], *self.tops(group, head)],
+                result=[
                     self.words["context"],
                     self.number(head.context),
                     f"{self.words['shift']} {self.number(head.shift)}",
                 ],
-            ]
+                said=self.said(head.name),
+            )
             for head in group.heads
         ]
-        side = side_by_side(chains)
-        room, wide = room_for(side), room_for(1)
-        rows = balanced(len(chains), side) or [range(0)]
-        out = []
-        for r, row in enumerate(rows):
-            diagram = Diagram(title=self.page["acc_questions"])
-            shown = [self.said(group.heads[n].name) for n in row]
-            diagram.description = described(self.page, r, len(rows), self.page["query"], shown)
-            header = [*title, self.members(group)] if r == 0 else title
-            diagram.lines.append("  " + diagram.node("g", "input", header, wide))
-            for n in row:
-                query, weights, context = chains[n]
-                diagram.lines += [
-                    f"  g --> {diagram.node(f'q{n}', 'target', query, room)}",
-                    f"  q{n} --> {diagram.node(f'w{n}', 'weight', weights, room)}",
-                    f"  w{n} --> {diagram.node(f'c{n}', 'result', context, room)}",
-                ]
-            out.append(diagram.source())
-        return out
+        members = self.members(group)
+
+        def inputs(diagram: Diagram, first: bool, wide: float) -> list[str]:
+            header = [*title, members] if first else title
+            return ["  " + diagram.node("g", "input", header, wide)]
+
+        return chain_diagrams(
+            chains,
+            inputs=inputs,
+            source="g",
+            ids=("q", "w", "c"),
+            title=self.page["acc_questions"],
+            page=self.page,
+            what=self.page["query"],
+        )
 
     def heads(self, group: GroupResult) -> list[str]:
         title = f"{self.words['group']}: {self.name(group.name)}"

@@ -15,9 +15,13 @@ from mkdocs_selfattn.render.labels import Labels, format_value, py_round
 from mkdocs_selfattn.render.tables import (
     DEFAULT_TEXT,
     Cell,
+    ReaderRow,
     Span,
     Table,
     csv_table,
+    named_totals,
+    other_rows,
+    reader_table,
 )
 
 READING_TEXT: Mapping[str, str] = {
@@ -69,10 +73,6 @@ def _rest(head: HeadResult, shown: Iterable[int]) -> float:
     return sum(w for i, w in enumerate(head.weights) if i not in skip)
 
 
-def _others(words: Mapping[str, str], count: int) -> Cell:
-    return (Span(words["others"].replace("{n}", f"{count:,}"), "em"),)
-
-
 def _vector(values: Sequence[float]) -> list[Cell]:
     return [_plain(py_round(v)) for v in values]
 
@@ -122,41 +122,28 @@ def _question_table(
     caption += [*_name(labels, head.name, "strong")]
     if best:
         caption += [Span(f" · {words['top']}: "), *_name(labels, group.lines[best[0]].token)]
-    for name, total in head.groups:
-        caption.append(Span(f" · {labels(name)}: {format_value(total, number_format)}"))
-    axes = result.axis_names
-    header = tuple(
-        _plain(w) for w in (words["candidate"], words["role"], words["score"], words["weight"])
-    ) + tuple(_plain(a) for a in axes)
     order = list(ranked[:top]) if long else range(len(group.lines))
-    rows: list[Row] = []
-    for i in order:
-        line = group.lines[i]
-        weight = Span(
-            format_value(head.weights[i], number_format), "strong" if (i,) == best else ""
-        )
-        rows.append(
-            (
-                _name(labels, line.token),
-                _plain(line.role),
-                _plain(py_round(head.values[i])),
-                (weight,),
-                *_vector(line.vector),
+    lines = group.lines
+    return reader_table(
+        caption,
+        named_totals(head.groups, labels, number_format),
+        result.axis_names,
+        (
+            ReaderRow(
+                _name(labels, lines[i].token),
+                lines[i].role,
+                head.values[i],
+                head.weights[i],
+                (i,) == best,
+                lines[i].vector,
             )
-        )
-    if long:
-        rest = format_value(_rest(head, order), number_format)
-        blank = _plain("")
-        rows.append((_others(words, len(group.lines) - len(order)), blank, blank, _plain(rest)))
-        rows[-1] += tuple(blank for _ in axes)
-    for key, vector in (
-        ("context", head.context),
-        ("baseline", group.baseline),
-        ("shift", head.shift),
-    ):
-        rows.append(((Span(words[key], "em"),), *(_plain(""),) * 3, *_vector(vector)))
-    align = ("l", "l", "r", "r", *("r" for _ in axes))
-    return Table(tuple(caption) or None, header, align, tuple(rows))
+            for i in order
+        ),
+        (("context", head.context), ("baseline", group.baseline), ("shift", head.shift)),
+        words,
+        number_format,
+        (len(lines) - len(order), _rest(head, order)) if long else None,
+    )
 
 
 def question_compare(
@@ -202,7 +189,7 @@ def _compare(
         rows.append(tuple(row))
     if shown is not None:
         rest = (_plain(format_value(_rest(h, shown), number_format)) for h in heads)
-        rows.append((_others(words, len(group.lines) - len(shown)), _plain(""), *rest))
+        rows.append((other_rows(words, len(group.lines) - len(shown)), _plain(""), *rest))
     for name in [n for n, _ in heads[0].groups] if heads else []:
         totals = (_plain(format_value(dict(h.groups)[name], number_format)) for h in heads)
         rows.append(((Span(labels(name), "em"),), _plain(""), *totals))
@@ -265,7 +252,7 @@ def _head_table(
     if shown is not None:
         rest = (_plain(format_value(_rest(h, shown), number_format)) for h in heads)
         count = len(group.lines) - len(shown)
-        rows.append((_others(words, count), blank, *rest, *(blank for _ in axes)))
+        rows.append((other_rows(words, count), blank, *rest, *(blank for _ in axes)))
     for key, pick in (("context", "context"), ("difference", "difference")):
         for n, head in enumerate(heads):
             if key == "difference" and n == 0:
@@ -337,6 +324,6 @@ def reading_csv(
     table = csv_table(result.columns, [line.cells for line in rows], link, file_name)
     if count <= LONG_GROUP:
         return table
-    more = (_others(_words(words), count - LONG_GROUP),)
+    more = (other_rows(_words(words), count - LONG_GROUP),)
     blank = tuple(_plain("") for _ in result.columns[1:])
     return Table(table.caption, table.header, table.align, (*table.rows, more + blank), table.link)

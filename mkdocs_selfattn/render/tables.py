@@ -7,7 +7,7 @@ to Python-Markdown spends most of its time re-parsing them). Both writers escape
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mkdocs_selfattn.core.results import DocumentResult, TargetResult, weights_by_candidate
@@ -90,40 +90,100 @@ def _target_table(
         Span(f" · {words['top']}: "),
         *_token(labels, target.top, target.top_index),
     ]
-    for name, group_weight in target.groups:
-        caption.append(Span(f" · {labels(name)}: {format_value(group_weight, number_format)}"))
-    header = tuple(
-        _plain(w)
-        for w in (
-            words["candidate"],
-            words["role"],
-            words["score"],
-            words["weight"],
-            *result.vector_columns,
-        )
-    )
-    rows: list[tuple[Cell, ...]] = []
-    for cand in target.candidates:
-        is_top = (cand.token, cand.index) == (target.top, target.top_index)
-        weight = Span(format_value(cand.weight, number_format), "strong" if is_top else "")
-        rows.append(
-            (
+    top = (target.top, target.top_index)
+    return reader_table(
+        caption,
+        named_totals(target.groups, labels, number_format),
+        result.vector_columns,
+        (
+            ReaderRow(
                 _token(labels, cand.token, cand.index),
-                _plain(cand.role),
-                _plain(py_round(cand.score)),
+                cand.role,
+                cand.score,
+                cand.weight,
+                (cand.token, cand.index) == top,
+                cand.vector,
+            )
+            for cand in target.candidates
+        ),
+        (
+            ("representation", target.context),
+            ("baseline", result.baseline),
+            ("shift", target.shift),
+        ),
+        words,
+        number_format,
+    )
+
+
+@dataclass(frozen=True)
+class ReaderRow:
+    """One candidate row as a reader's table lists it."""
+
+    name: Cell
+    role: str
+    score: float
+    weight: float
+    top: bool
+    """The reader's top row, whose weight is bold."""
+    vector: Sequence[float]
+
+
+def named_totals(
+    groups: Sequence[tuple[str, float]], labels: Labels, number_format: str | None
+) -> list[Span]:
+    """The caption's end: each named candidate group and the weight it gets."""
+    return [
+        Span(f" · {labels(name)}: {format_value(total, number_format)}") for name, total in groups
+    ]
+
+
+def reader_table(
+    caption: Sequence[Span],
+    totals: Sequence[Span],
+    axes: Sequence[str],
+    rows: Iterable[ReaderRow],
+    summary: Sequence[tuple[str, Sequence[float]]],
+    words: Mapping[str, str],
+    number_format: str | None,
+    others: tuple[int, float] | None = None,
+) -> Table:
+    """One reader's table, whatever the layout calls it (a target, a question): its rows with
+    role, score, weight (the top one bold) and vector; ``others`` (the rows left out, their
+    summed weight) for a long group; then the ``summary`` vectors (context, baseline, shift)
+    under their words. ``number_format`` applies to weights only: scores and vectors keep the
+    printout style, since a percentage format would make them wrong."""
+    header = tuple(
+        _plain(w) for w in (words["candidate"], words["role"], words["score"], words["weight"])
+    ) + tuple(_plain(a) for a in axes)
+    out: list[tuple[Cell, ...]] = []
+    for row in rows:
+        weight = Span(format_value(row.weight, number_format), "strong" if row.top else "")
+        out.append(
+            (
+                row.name,
+                _plain(row.role),
+                _plain(py_round(row.score)),
                 (weight,),
-                *(_plain(py_round(v)) for v in cand.vector),
+                *(_plain(py_round(v)) for v in row.vector),
             )
         )
-    for key, vector in (
-        ("representation", target.context),
-        ("baseline", result.baseline),
-        ("shift", target.shift),
-    ):
-        blank = (_plain(""),) * 3
-        rows.append(((Span(words[key], "em"),), *blank, *(_plain(py_round(v)) for v in vector)))
-    align = ("l", "l", "r", "r", *("r" for _ in result.vector_columns))
-    return Table(tuple(caption), header, align, tuple(rows))
+    blank = _plain("")
+    if others is not None:
+        count, rest = others
+        left = _plain(format_value(rest, number_format))
+        out.append((other_rows(words, count), blank, blank, left, *(blank for _ in axes)))
+    for key, vector in summary:
+        out.append(
+            ((Span(words[key], "em"),), *(blank,) * 3, *(_plain(py_round(v)) for v in vector))
+        )
+    align = ("l", "l", "r", "r", *("r" for _ in axes))
+    return Table(tuple([*caption, *totals]) or None, header, align, tuple(out))
+
+
+def other_rows(words: Mapping[str, str], count: int) -> Cell:
+    """The summary row's first cell: how many rows a long table leaves out."""
+    return (Span(words["others"].replace("{n}", f"{count:,}"), "em"),)
 
 
 def compare_table(
