@@ -21,10 +21,12 @@ from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import CsvText, Span
 from mkdocs_selfattn.render.try_view import (
-    DATA_VERSION,
-    EMBED_LIMIT,
     cell_error,
+    csv_data,
+    head_data,
+    named_data,
     score_cell,
+    view_data,
     view_words,
 )
 
@@ -104,29 +106,18 @@ def reading_try_data(
                     "heads": [{**head, "name": ""}],
                 }
             )
-    return {
-        "version": DATA_VERSION,
-        "words": reading_words(language, text),
-        "format": number_format,
-        "temperature": None if given else result.temperature,
-        "columns": list(result.axis_names),
-        "axes": None,
-        "top": k,
-        "layout": result.layout,
-        "normalise": normalise,
-        "tolerance": SUM_TOLERANCE,
-        "named": [
-            {"name": labels(name), "members": list(members)} for name, members in groups.items()
-        ],
-        "groups": sections,
-        "lines": lines,
-        "csv": {
-            "name": csv_name,
-            "href": csv_href,
-            "text": csv_text if len(csv_text) <= EMBED_LIMIT else None,
-            "bom": csv_bytes.startswith(b"\xef\xbb\xbf"),
-        },
-    }
+    return view_data(
+        words=reading_words(language, text),
+        number_format=number_format,
+        temperature=None if given else result.temperature,
+        columns=result.axis_names,
+        top=k,
+        reading={"layout": result.layout, "normalise": normalise, "tolerance": SUM_TOLERANCE},
+        named=named_data(groups, labels),
+        sections=sections,
+        lines=lines,
+        csv=csv_data(csv_bytes, csv_text, csv_name, csv_href),
+    )
 
 
 def reading_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
@@ -146,21 +137,21 @@ def _head(
     head: HeadResult, labels: Labels, k: int, names: list[str], cells: list[Span]
 ) -> dict[str, Any]:
     weights = dict(head.groups)
-    return {
-        "name": labels(head.name),
-        "raw": head.name,
-        "column": head.column,
-        "mode": "given" if head.given else "softmax",
-        "values": list(head.values),
-        "cells": [list(span) for span in cells],
-        "initial": {
+    return head_data(
+        labels(head.name),
+        "given" if head.given else "softmax",
+        head.values,
+        cells,
+        {
             "weights": list(head.weights),
             "context": list(head.context),
             "shift": list(head.shift),
             "top": list(head.top(k)),
             "named": [weights[name] for name in names],
         },
-    }
+        raw=head.name,
+        column=head.column,
+    )
 
 
 def _cells(

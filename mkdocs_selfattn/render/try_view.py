@@ -188,28 +188,88 @@ def try_data(
     """The engine's input for a targets example: one group per target, each read by one head."""
     csv_text = csv_bytes.decode("utf-8-sig")
     cells = _score_cells(result, csv_bytes, csv_text, source, columns, vectors)
-    return {
-        "version": DATA_VERSION,
-        "words": view_words(language, text),
-        "format": number_format,
-        "document": result.document,
-        "temperature": result.temperature,
-        "columns": list(result.vector_columns),
-        "axes": None,
-        "top": 1,
-        "named": [
-            {"name": labels(name), "members": list(members)} for name, members in groups.items()
-        ],
-        "groups": [
+    return view_data(
+        words=view_words(language, text),
+        number_format=number_format,
+        temperature=result.temperature,
+        columns=result.vector_columns,
+        top=1,
+        named=named_data(groups, labels),
+        sections=[
             _group(target, labels, result.baseline, spans)
             for target, spans in zip(result.targets, cells, strict=True)
         ],
-        "csv": {
-            "name": csv_name,
-            "href": csv_href,
-            "text": csv_text if len(csv_text) <= EMBED_LIMIT else None,
-            "bom": csv_bytes.startswith(b"\xef\xbb\xbf"),
-        },
+        csv=csv_data(csv_bytes, csv_text, csv_name, csv_href),
+        document=result.document,
+    )
+
+
+def view_data(
+    *,
+    words: Mapping[str, str],
+    number_format: str | None,
+    temperature: float | None,
+    columns: Sequence[str],
+    top: int,
+    named: list[dict[str, Any]],
+    sections: list[dict[str, Any]],
+    csv: dict[str, Any],
+    document: str | None = None,
+    reading: Mapping[str, Any] | None = None,
+    lines: list[list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """The engine's input, every layout's: sections (``groups``) of rows, each read by its
+    heads (:func:`head_data`). ``document`` names a targets example's document; ``reading``
+    (layout, normalise, tolerance) and ``lines`` (rows shared by a group's sections, by index)
+    are what a questions or heads example adds."""
+    data: dict[str, Any] = {"version": DATA_VERSION, "words": words, "format": number_format}
+    if document is not None:
+        data["document"] = document
+    data |= {"temperature": temperature, "columns": list(columns), "axes": None, "top": top}
+    data |= {**(reading or {}), "named": named, "groups": sections}
+    if lines is not None:
+        data["lines"] = lines
+    data["csv"] = csv
+    return data
+
+
+def head_data(
+    name: str,
+    mode: str,
+    values: Sequence[float],
+    cells: Sequence[Span],
+    initial: Mapping[str, Any],
+    *,
+    raw: str | None = None,
+    column: str | None = None,
+) -> dict[str, Any]:
+    """One head of a section: its mode ("softmax" over scores, or "given" weights), the editable
+    values with their cells' places in the CSV text, and what the core computed (``initial``:
+    weights, context, shift, top, named)."""
+    head: dict[str, Any] = {"name": name}
+    if raw is not None:
+        head["raw"] = raw
+    if column is not None:
+        head["column"] = column
+    head |= {"mode": mode, "values": list(values), "cells": [list(span) for span in cells]}
+    head["initial"] = dict(initial)
+    return head
+
+
+def named_data(groups: Mapping[str, Sequence[str]], labels: Labels) -> list[dict[str, Any]]:
+    """The block's named candidate groups, as the engine sums them."""
+    return [{"name": labels(name), "members": list(members)} for name, members in groups.items()]
+
+
+def csv_data(
+    csv_bytes: bytes, csv_text: str, csv_name: str, csv_href: str | None
+) -> dict[str, Any]:
+    """The file to edit and download: embedded when small, else fetched from ``csv_href``."""
+    return {
+        "name": csv_name,
+        "href": csv_href,
+        "text": csv_text if len(csv_text) <= EMBED_LIMIT else None,
+        "bom": csv_bytes.startswith(b"\xef\xbb\xbf"),
     }
 
 
@@ -237,19 +297,19 @@ def _group(
         "baseline": list(baseline),
         "reference": None,
         "heads": [
-            {
-                "name": "",
-                "mode": "softmax",
-                "values": [c.score for c in candidates],
-                "cells": [list(span) for span in spans],
-                "initial": {
+            head_data(
+                "",
+                "softmax",
+                [c.score for c in candidates],
+                spans,
+                {
                     "weights": [c.weight for c in candidates],
                     "context": list(target.context),
                     "shift": list(target.shift),
                     "top": [top],
                     "named": [weight for _, weight in target.groups],
                 },
-            }
+            )
         ],
     }
 
