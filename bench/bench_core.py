@@ -9,7 +9,7 @@ for all of them alike):
 
 (a) ``stdlib``: csv.DictReader + math, every group's softmax, representation, baseline, shift and
     top computed the way the chapter's script does it, only for every group instead of one;
-(b) ``parse``:  pyarrow reading the file exactly as ``csv_read.py`` does (its own functions, so the
+(b) ``parse``:  pyarrow reading the file exactly as ``csv_front.py`` does (its own functions, so the
     options can never drift apart) and nothing else;
 (c) ``core``:   ``read_table`` + ``compute`` for every group: validation, encoding and all numbers.
 
@@ -104,10 +104,17 @@ def run_parse(path: str) -> float:
     from mkdocs_selfattn.core.column_map import ColumnMap
 
     cols = ColumnMap()
-    header = core_table._read_header(data, path)
+    header = core_table.read_header(data, path)
     vector_columns = core_table._vector_columns(header, cols, None, path)
     has_index = core_table._index_columns_present(header, cols, path)
-    arrow = core_table._parse_with_arrow(data, header, cols, vector_columns, has_index, path)
+    plan = getattr(core_table, "table_plan", None)
+    if plan is None:
+        # Before every layout read through csv_front (--baseline runs of an older checkout).
+        arrow = core_table._parse_with_arrow(data, header, cols, vector_columns, has_index, path)
+    else:
+        from mkdocs_selfattn.core.csv_front import arrow_table
+
+        arrow = arrow_table(data, header, plan(cols, vector_columns, has_index))
     return float(arrow.num_rows)
 
 

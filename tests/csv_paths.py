@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mkdocs_selfattn.core import csv_arrow, csv_size
+from mkdocs_selfattn.core import csv_front, csv_size
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_read import parse_table
 from mkdocs_selfattn.core.reading_table import ReadingTable, parse_reading
@@ -64,17 +64,17 @@ def read(layout: str, data: bytes) -> Any:
 def limit(value: int) -> Iterator[list[int]]:
     """The size limit set to ``value``; yields a list that counts Arrow's reads."""
     calls: list[int] = []
-    saved, original = csv_size.SMALL_BYTES, csv_arrow.arrow_read
+    saved, original = csv_size.SMALL_BYTES, csv_front.arrow_read
 
     def spy(*args: Any) -> Any:
         calls.append(1)
         return original(*args)
 
-    csv_size.SMALL_BYTES, csv_arrow.arrow_read = value, spy
+    csv_size.SMALL_BYTES, csv_front.arrow_read = value, spy
     try:
         yield calls
     finally:
-        csv_size.SMALL_BYTES, csv_arrow.arrow_read = saved, original
+        csv_size.SMALL_BYTES, csv_front.arrow_read = saved, original
 
 
 def outcome(layout: str, data: bytes) -> tuple[str, Any]:

@@ -1,39 +1,26 @@
-"""CSV bytes → a validated, columnar table of candidate rows.
+"""CSV bytes → a validated, columnar table of candidate rows (the targets layout's table), and
+what every layout's reading starts with: the header, and the refusal of a file that names none of
+the columns an example reads.
 
-A small file (a course's) is read by the stdlib reader of :mod:`csv_small`, which never imports
-pyarrow; a big one, or any file that reader is not sure of, by pyarrow's multi-threaded reader
-(:mod:`csv_arrow`; on a million rows the stdlib reader is the bottleneck). Both give the same
-table. Whenever something is wrong, :mod:`mkdocs_selfattn.core.csv_diagnose` reads the file again
-to name the first bad line; that slow reader only ever runs on the error path.
+The rows are read by :mod:`csv_front`, as for every layout: the stdlib reader for a small file,
+pyarrow's for a big one, the same table either way. Whenever something is wrong,
+:mod:`mkdocs_selfattn.core.csv_diagnose` reads the file again to name the first bad line; that
+slow reader only ever runs on the error path.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
-from typing import NamedTuple
 
 import numpy as np
 
-from mkdocs_selfattn.core import csv_size, csv_small
-from mkdocs_selfattn.core.arrow_extra import arrow_missing, needs_arrow
-from mkdocs_selfattn.core.candidate_table import (
-    PARALLEL_ROWS,
-    CandidateTable,
-    CodeArray,
-    FloatArray,
-    IntArray,
-    run_now,
-)
+from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.column_map import ColumnMap
-from mkdocs_selfattn.core.csv_arrow import arrow_read, copy_floats, int_column, parse_with_arrow
 from mkdocs_selfattn.core.csv_diagnose import BOM, diagnose, without_bom
-from mkdocs_selfattn.core.csv_encode import encode
+from mkdocs_selfattn.core.csv_front import ReadPlan, read_parts
 from mkdocs_selfattn.core.csv_hidden import refuse_hidden_names
 from mkdocs_selfattn.core.hidden_text import describe, first_hidden
 from mkdocs_selfattn.core.input_files import read_input
@@ -43,14 +30,12 @@ BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
 
 __all__ = [
     "BLANK",
-    "all_finite",
-    "arrow_read",
     "parse_table",
     "read_header",
     "read_table",
     "refuse_foreign",
+    "table_plan",
 ]
-"""``arrow_read`` is re-exported for the benchmarks, which read files the way this module does."""
 
 
 def read_table(
@@ -90,101 +75,16 @@ def parse_table(
     header = read_header(data, source)
     vector_columns = _vector_columns(header, cols, vectors, source)
     has_index = _index_columns_present(header, cols, source)
-
-    if csv_size.fits(data):
-        small = _read_small(data, header, cols, vector_columns, has_index)
-        if small is not None:
-            return _validated(small, source, cols, vector_columns, data, header, has_index)
-    if arrow_missing():
-        body = without_bom(data)
-        raise needs_arrow(
-            data, source, partial(diagnose, body, header, cols, vector_columns, has_index, source)
-        )
-    arrow = parse_with_arrow(data, header, cols, vector_columns, has_index, source)
-    n_rows = arrow.num_rows
-    if n_rows == 0:
-        raise DataError(source, "the file has a header but no data rows", line=2)
-
-    # On a large file the text columns are hashed on worker threads (Arrow releases the GIL)
-    # while this thread copies the numbers: after parsing, encoding is the largest cost left.
-    # A small file is done faster than threads start.
-    # Candidates and roles first: they rarely come in runs, so they take longest (see _encode).
-    text_names = list(dict.fromkeys([cols.candidate, cols.role, cols.document, cols.target]))
-    with ThreadPoolExecutor(max_workers=min(len(text_names), os.cpu_count() or 1)) as pool:
-        submit = pool.submit if n_rows >= PARALLEL_ROWS else run_now
-        pending = {name: submit(encode, arrow.column(name)) for name in text_names}
-        scores = np.empty(n_rows, dtype=np.float64)
-        vector_values = np.empty((n_rows, len(vector_columns)), dtype=np.float64)
-        numbers_ok = copy_floats(arrow.column(cols.score), scores)
-        for j, name in enumerate(vector_columns):
-            numbers_ok = copy_floats(arrow.column(name), vector_values[:, j]) and numbers_ok
-        numbers_ok = numbers_ok and all_finite(scores) and all_finite(vector_values)
-        encoded = {name: future.result() for name, future in pending.items()}
-    if not numbers_ok:
-        raise diagnose(without_bom(data), header, cols, vector_columns, has_index, source)
-    target_index = candidate_index = None
-    if has_index:
-        target_index = int_column(arrow, cols.target_index)
-        candidate_index = int_column(arrow, cols.candidate_index)
-    parsed = _Parsed(encoded, scores, vector_values, target_index, candidate_index)
-    return _validated(parsed, source, cols, vector_columns, data, header, has_index)
-
-
-class _Parsed(NamedTuple):
-    """What either reader gives: encoded text columns, numbers (finite), index columns (None if
-    a cell was not an integer)."""
-
-    encoded: dict[str, tuple[tuple[str, ...], CodeArray]]
-    scores: FloatArray
-    vectors: FloatArray
-    target_index: IntArray | None
-    candidate_index: IntArray | None
-
-
-def _read_small(
-    data: bytes, header: list[str], cols: ColumnMap, vectors: tuple[str, ...], has_index: bool
-) -> _Parsed | None:
-    """The stdlib reader's :class:`_Parsed`, or None when Arrow must read the file (see
-    :mod:`csv_small`): the same arrays, codes and values as Arrow's path gives."""
-    cells = csv_small.read_columns(data, len(header))
-    if cells is None:
-        return None
-    column = dict(zip(header, cells, strict=True))
-    scores = csv_small.floats(column[cols.score])
-    if scores is None:
-        return None
-    vector_values = np.empty((len(scores), len(vectors)), dtype=np.float64)
-    for j, name in enumerate(vectors):
-        values = csv_small.floats(column[name])
-        if values is None:
-            return None
-        vector_values[:, j] = values
-    target_index = candidate_index = None
-    if has_index:
-        target_index = csv_small.integers(column[cols.target_index])
-        candidate_index = csv_small.integers(column[cols.candidate_index])
-        if target_index is None or candidate_index is None:
-            return None
-    text_names = dict.fromkeys([cols.candidate, cols.role, cols.document, cols.target])
-    encoded = {name: csv_small.encode(column[name]) for name in text_names}
-    return _Parsed(encoded, scores, vector_values, target_index, candidate_index)
-
-
-def _validated(
-    parsed: _Parsed,
-    source: str,
-    cols: ColumnMap,
-    vector_columns: tuple[str, ...],
-    data: bytes,
-    header: list[str],
-    has_index: bool,
-) -> CandidateTable:
-    encoded = parsed.encoded
-    if any("" in values for values, _ in encoded.values()) or (
-        has_index and (parsed.target_index is None or parsed.candidate_index is None)
-    ):
-        raise diagnose(without_bom(data), header, cols, vector_columns, has_index, source)
+    parts = read_parts(
+        data,
+        header,
+        table_plan(cols, vector_columns, has_index),
+        source,
+        lambda: diagnose(without_bom(data), header, cols, vector_columns, has_index, source),
+    )
+    encoded = parts.encoded
     refuse_hidden_names(source, data, encoded)
+    scores, vector_values = parts.blocks
     return CandidateTable(
         source=source,
         columns=cols,
@@ -197,12 +97,25 @@ def _validated(
         candidate_codes=encoded[cols.candidate][1],
         roles=encoded[cols.role][0],
         role_codes=encoded[cols.role][1],
-        scores=parsed.scores,
-        vectors=parsed.vectors,
-        target_index=parsed.target_index,
-        candidate_index=parsed.candidate_index,
-        row_numbers=np.arange(len(parsed.scores), dtype=np.int64),
+        scores=scores[:, 0],
+        vectors=vector_values,
+        target_index=parts.integers.get(cols.target_index) if has_index else None,
+        candidate_index=parts.integers.get(cols.candidate_index) if has_index else None,
+        row_numbers=np.arange(parts.n_rows, dtype=np.int64),
         data=data,
+    )
+
+
+def table_plan(cols: ColumnMap, vector_columns: Sequence[str], has_index: bool) -> ReadPlan:
+    """What the targets layout reads: its four text columns, encoded and never empty (candidates
+    and roles first: they rarely come in runs, so their encoding takes longest), the score and
+    the vector columns as two matrices, and the positions when the file has them."""
+    text = tuple(dict.fromkeys([cols.candidate, cols.role, cols.document, cols.target]))
+    return ReadPlan(
+        keys=text,
+        identity=text,
+        blocks=((cols.score,), tuple(vector_columns)),
+        integers=cols.index_columns if has_index else (),
     )
 
 
@@ -238,12 +151,6 @@ def _hidden_in_header(char: str, position: int, at: int) -> str:
     if char == "\ufeff" and position == 1 and at == 0:
         return "the file starts with two byte order marks (U+FEFF); save it with one or none"
     return f"header field {position} holds {describe(char)}; delete it (retype the name)"
-
-
-_read_header = read_header
-_parse_with_arrow = parse_with_arrow
-"""The names ``bench/bench_core.py`` reads the file by (its parse-only measurement calls the
-reader's own functions, so the two can never drift apart)."""
 
 
 def _first_record_text(data: bytes, source: str) -> str:
@@ -356,11 +263,3 @@ def _index_columns_present(header: list[str], cols: ColumnMap, source: str) -> b
             line=1,
         )
     return all(present)
-
-
-def all_finite(values: FloatArray) -> bool:
-    # The sum is finite exactly when no value is inf or nan, unless finite values overflow it;
-    # only then is the exact element-wise test (a full boolean array) needed.
-    with np.errstate(all="ignore"):
-        total = values.sum()
-    return bool(np.isfinite(total) or np.isfinite(values).all())

@@ -15,15 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from mkdocs_selfattn.core import csv_size, csv_small
-from mkdocs_selfattn.core.arrow_extra import arrow_missing, needs_arrow
 from mkdocs_selfattn.core.candidate_table import CodeArray, FloatArray, IntArray
-from mkdocs_selfattn.core.csv_arrow import ReadingParts, read_reading
 from mkdocs_selfattn.core.csv_diagnose import diagnose_rows, row_line, without_bom
+from mkdocs_selfattn.core.csv_front import ReadPlan, read_parts
 from mkdocs_selfattn.core.csv_hidden import refuse_hidden_names
-from mkdocs_selfattn.core.csv_read import BLANK, all_finite, read_header, refuse_foreign
+from mkdocs_selfattn.core.csv_read import BLANK, read_header, refuse_foreign
 from mkdocs_selfattn.core.hidden_text import visible_all
-from mkdocs_selfattn.core.table_cells import Cells, ListCells
+from mkdocs_selfattn.core.table_cells import Cells
 from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
 
 DEFAULT_COLUMNS = {
@@ -235,28 +233,20 @@ def parse_reading(
             )
         return error
 
-    parsed = _read_small(data, header, cols) if csv_size.fits(data) else None
-    if parsed is None:
-        if arrow_missing():
-            raise needs_arrow(data, source, problem)
-        parsed = read_reading(data, header, cols.numeric, cols.identity, _keys(cols), problem)
-    cells, numbers, encoded, empty = parsed
-    n_rows = cells.num_rows
-    if n_rows == 0:
-        raise DataError(source, "the file has a header but no data rows", line=2)
-    if numbers is None or empty:
-        raise problem()
+    parts = read_parts(data, header, reading_plan(cols), source, problem)
+    n_rows, encoded, cells = parts.n_rows, parts.encoded, parts.cells
+    assert cells is not None  # the plan keeps the cells
+    (numbers,) = parts.blocks
+    at = {name: j for j, name in enumerate(cols.numeric)}
     values = np.empty((n_rows, len(cols.readers)), dtype=np.float64)
     for j, (_, column) in enumerate(cols.readers):
-        values[:, j] = numbers[column]
+        values[:, j] = numbers[:, at[column]]
     vectors_out = np.empty((n_rows, len(cols.axes)), dtype=np.float64)
     for j, (_, members) in enumerate(cols.axes):
-        total = numbers[members[0]] + 0.0  # Python's sum() starts from 0: -0.0 becomes 0.0
+        total = numbers[:, at[members[0]]] + 0.0  # Python's sum() starts from 0: -0.0 becomes 0.0
         for name in members[1:]:
-            total += numbers[name]
+            total += numbers[:, at[name]]
         vectors_out[:, j] = total
-    if not all(all_finite(v) for v in numbers.values()):
-        raise problem()
     table = ReadingTable(
         source=source,
         header=tuple(header),
@@ -278,27 +268,16 @@ def parse_reading(
     return table
 
 
-def _keys(cols: ReadingColumns) -> tuple[str, ...]:
-    """The columns a reading groups by, so the ones dictionary-encoded."""
-    return tuple(dict.fromkeys(c for c in (cols.document, cols.group) if c is not None))
-
-
-def _read_small(data: bytes, header: Sequence[str], cols: ReadingColumns) -> ReadingParts | None:
-    """The stdlib reader's parts (see :mod:`csv_small`), or None when Arrow must read the file:
-    any number it is not sure of makes Arrow read the file, and name the error if there is one."""
-    cells = csv_small.read_columns(data, len(header))
-    if cells is None:
-        return None
-    column = dict(zip(header, cells, strict=True))
-    numbers: dict[str, FloatArray] = {}
-    for name in cols.numeric:
-        found = csv_small.floats(column[name])
-        if found is None:
-            return None
-        numbers[name] = found
-    encoded = {name: csv_small.encode(column[name]) for name in _keys(cols)}
-    empty = any("" in column[name] for name in cols.identity)
-    return ListCells(column), numbers, encoded, empty
+def reading_plan(cols: ReadingColumns) -> ReadPlan:
+    """What a questions or heads example reads: every cell as written, the document and group
+    encoded (the line ids are not: hashing a million distinct ids would cost more than the whole
+    computation), the names never empty, and the reader and vector columns as one matrix."""
+    return ReadPlan(
+        keys=tuple(dict.fromkeys(c for c in (cols.document, cols.group) if c is not None)),
+        identity=cols.identity,
+        blocks=(cols.numeric,),
+        cells=True,
+    )
 
 
 def _codes(encoded: Mapping[str, tuple[Any, CodeArray]], column: str | None, n: int) -> CodeArray:

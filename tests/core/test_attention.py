@@ -607,7 +607,8 @@ def test_large_table_path_gives_the_same_numbers(monkeypatch: pytest.MonkeyPatch
     # Large tables encode text columns and compute baselines on worker threads; force that path
     # on the course file and on an interleaved copy, and compare with the plain path.
     import mkdocs_selfattn.core.attention as attention_module
-    import mkdocs_selfattn.core.csv_read as table_module
+    import mkdocs_selfattn.core.csv_front as front_module
+    from mkdocs_selfattn.core import csv_size
 
     text = COURSE.read_text(encoding="utf-8")
     for data in (text, interleave(text)):
@@ -615,7 +616,8 @@ def test_large_table_path_gives_the_same_numbers(monkeypatch: pytest.MonkeyPatch
         expected = [compute_document(plain, d) for d in plain.documents]
         expected_all = compute(plain)
         with monkeypatch.context() as patch:
-            patch.setattr(table_module, "PARALLEL_ROWS", 1)
+            patch.setattr(front_module, "PARALLEL_ROWS", 1)
+            patch.setattr(csv_size, "SMALL_BYTES", 0)  # Arrow's reader, whose encoding is threaded
             patch.setattr(attention_module, "PARALLEL_ROWS", 1)
             threaded = parse_table(data.encode(), source="c")
             for name in ("document_codes", "target_codes", "candidate_codes", "role_codes"):
