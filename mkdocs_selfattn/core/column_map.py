@@ -37,7 +37,24 @@ class ColumnMap:
                 f"the roles are {', '.join(cls.keys())}",
                 key="columns",
             )
-        return replace(cls(), **{k: str(v) for k, v in mapping.items()})
+        chosen = replace(cls(), **{k: str(v) for k, v in mapping.items()})
+        chosen._refuse_shared(source)
+        return chosen
+
+    def _refuse_shared(self, source: str) -> None:
+        """A column is either text (a name) or numbers (the score, a position), never both: read
+        both ways, a cell such as ``04`` would be one token but the number 4, and a small file
+        and a big one (two readers) could disagree on which to show."""
+        text = {getattr(self, role): role for role in ("document", "target", "candidate", "role")}
+        for role in ("score", "target_index", "candidate_index"):
+            column = getattr(self, role)
+            if column in text:
+                raise DataError(
+                    source,
+                    f"column {column!r} is both the {text[column]} (text) and the {role} "
+                    "(a number) in the column mapping; map each to a column of its own",
+                    key="columns",
+                )
 
     @property
     def text_columns(self) -> tuple[str, str, str, str]:

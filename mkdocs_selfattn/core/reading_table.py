@@ -151,6 +151,16 @@ def reading_columns(
     )
     _require(header, text, source, "columns", "(map other names with 'columns:')")
     _require(header, [c for _, c in chosen.readers], source, reader_key, "")
+    shared = [(name, c) for name, c in chosen.readers if c in text]
+    if shared:
+        name, column = shared[0]
+        raise DataError(
+            source,
+            f"{name!r} reads column {column!r}, which names a line, document or group (text); "
+            "name a column of numbers",
+            line=1,
+            key=reader_key,
+        )
     if axes is not None:
         picked = tuple((name, tuple(cols)) for name, cols in axes.items())
         _require(header, [c for _, cols in picked for c in cols], source, "axes", "")

@@ -486,3 +486,37 @@ def test_any_labels_name_one_token_or_are_refused(display: dict[str, str]) -> No
     assert len(set(shown)) == len(shown), shown
     for token, name in zip("abcd", shown, strict=True):
         assert name == token or name not in "abcd", (token, name)  # never another token's name
+
+
+QUESTIONS = "\n".join(["line_id,section,evidence,score_a", "L1,s,1,1", "L2,s,2,2"])
+
+
+@pytest.mark.parametrize(
+    ("csv", "block", "key_line", "message"),
+    [
+        (
+            TWO_TARGETS,
+            "csv: data.csv\ndocument: m\ncolumns: {target_index: target_token}\n",
+            7,
+            "docs/data.csv: column 'target_token' is both the target (text) and the "
+            "target_index (a number) in the column mapping; map each to a column of its own",
+        ),
+        (
+            QUESTIONS,
+            "csv: data.csv\ncolumns: {candidate: line_id, role: section}\n"
+            "vectors: [evidence]\nqueries: {a: score_a, b: section}\n",
+            8,
+            "docs/data.csv:1: 'b' reads column 'section', which names a line, document or group "
+            "(text); name a column of numbers",
+        ),
+    ],
+    ids=["targets", "questions"],
+)
+def test_a_column_that_is_both_a_name_and_a_number_is_one_message_at_its_key(
+    tmp_path: Path, csv: str, block: str, key_line: int, message: str
+) -> None:
+    page = f"# Page\n\n```selfattn\nid: ex\n{block}```\n\n`{{selfattn}} ex top t`\n"
+    out = _expand(tmp_path, page, {"data.csv": csv})
+    assert [(p.line, p.lines) for p in out.problems] == [
+        (key_line, [message, "1 more use of example 'ex' on this page skipped"])
+    ]

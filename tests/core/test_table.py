@@ -489,3 +489,25 @@ def test_codes_agree_across_arrow_chunks() -> None:
     targets = [f"t{i // 50 % 10}" for i in range(len(picks))]
     assert [table.targets[c] for c in table.target_codes] == targets
     assert table.row_numbers.tolist() == list(range(len(picks)))
+
+
+@pytest.mark.parametrize("text_role", ["document", "target", "candidate", "role"])
+@pytest.mark.parametrize("number_role", ["score", "target_index", "candidate_index"])
+def test_a_column_is_never_both_a_name_and_a_number(text_role: str, number_role: str) -> None:
+    # Read both ways, a cell `04` would be a token and the number 4, and the stdlib and Arrow
+    # readers could disagree on which one the page shows.
+    column = getattr(ColumnMap(), text_role)
+    with pytest.raises(DataError) as caught:
+        ColumnMap.from_mapping({number_role: column}, source="memo.csv")
+    assert caught.value.key == "columns"
+    assert str(caught.value) == (
+        f"memo.csv: column {column!r} is both the {text_role} (text) and the {number_role} "
+        "(a number) in the column mapping; map each to a column of its own"
+    )
+
+
+def test_roles_may_share_a_column_of_the_same_kind() -> None:
+    same = ColumnMap.from_mapping(
+        {"candidate_index": "target_index", "target": "candidate_token"}, source="memo.csv"
+    )
+    assert same.candidate_index == same.target_index == "target_index"
