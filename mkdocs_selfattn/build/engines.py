@@ -1,6 +1,7 @@
-"""Each layout's engine: how an example of that layout is computed from its request, and the
-form its result takes in the cache (and on the way back from a worker). The lower half of the
-layout registry (build/layouts.py holds the rest): the worker's jobs need only this half.
+"""Each layout's engine: how an example of that layout is computed from its request (the result's
+cache form, the same for every layout, is :mod:`~mkdocs_selfattn.core.record_form`'s). The
+lower half of the layout registry (build/layouts.py holds the rest): the worker's jobs need only
+this half.
 
 The computations import the core when they run, so a warm build, which computes nothing, imports
 neither numpy nor pyarrow."""
@@ -9,15 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from mkdocs_selfattn.core.readings import (
-    READING_KINDS,
-    ReadingKind,
-    ReadingResult,
-    reading_payload,
-)
-from mkdocs_selfattn.core.results import DocumentResult, result_payload
+from mkdocs_selfattn.core.readings import READING_KINDS, ReadingKind, ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.build.requests import ComputeRequest
@@ -29,8 +25,6 @@ Result = DocumentResult | ReadingResult
 @dataclass(frozen=True)
 class Engine:
     compute: Callable[[ComputeRequest], Result]
-    payload: Callable[[Any], dict[str, Any]]
-    """The result as the cache (and a worker) stores it."""
 
 
 def engine_of(result: Result) -> Engine:
@@ -92,9 +86,6 @@ class _Reading:
 
 
 ENGINES: dict[str, Engine] = {
-    "targets": Engine(compute=_compute_targets, payload=result_payload),
-    **{
-        layout: Engine(compute=_Reading(kind), payload=reading_payload)
-        for layout, kind in READING_KINDS.items()
-    },
+    "targets": Engine(compute=_compute_targets),
+    **{layout: Engine(compute=_Reading(kind)) for layout, kind in READING_KINDS.items()},
 }

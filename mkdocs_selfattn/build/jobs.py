@@ -14,9 +14,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mkdocs_selfattn.build.engines import ENGINES, Result, engine_of
+from mkdocs_selfattn.build.engines import ENGINES, Result
 from mkdocs_selfattn.build.requests import ComputeRequest as ComputeRequest
 from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.record_form import payload
 from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.errors import SelfAttnError
 
@@ -55,8 +56,8 @@ def compute(request: ComputeRequest) -> Result:
 
 
 def payload_of(result: Result) -> dict[str, Any]:
-    """The cache's (and a worker's) form of a result."""
-    return engine_of(result).payload(result)
+    """The cache's (and a worker's) form of a result: one form for every layout."""
+    return payload(result)
 
 
 def compute_payload(request: ComputeRequest) -> dict[str, Any]:

@@ -29,8 +29,9 @@ from mkdocs_selfattn.build.layouts import as_reading, layout_of
 from mkdocs_selfattn.build.scheduler import Scheduler
 from mkdocs_selfattn.build.settings import Settings
 from mkdocs_selfattn.build.views import VIEWS, cached_chart, figure_names, plan_figure
-from mkdocs_selfattn.core.readings import ReadingResult, reading_from_dict
-from mkdocs_selfattn.core.results import DocumentResult, result_from_dict
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.record_form import from_plain
+from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, did_you_mean
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
@@ -229,7 +230,7 @@ def cached_result(payload: object) -> DocumentResult | ReadingResult | None:
         return None
     try:
         if "layout" in payload:
-            return reading_from_dict(payload)
-        return result_from_dict(payload)
+            return from_plain(ReadingResult, payload)
+        return from_plain(DocumentResult, payload)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

@@ -1,6 +1,7 @@
-"""What a ``queries:`` or ``heads:`` example shows: plain, numpy-free records and their cache/JSON
-form, the counterpart of :mod:`mkdocs_selfattn.core.results` for the layouts where one *group* of
-rows is read by several heads or questions.
+"""What a ``queries:`` or ``heads:`` example shows: plain, numpy-free records (their cache and JSON
+form is :mod:`record_form`'s, as every result record's), the counterpart of
+:mod:`mkdocs_selfattn.core.results` for the layouts where one *group* of rows is read by several
+heads or questions.
 
 The engine's model is the same for every layout: a group of candidate rows (a document's target in
 the targets layout, the whole file or a document of questions, one scenario of a report read by
@@ -18,6 +19,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
+
+from mkdocs_selfattn.core.record_form import to_plain
 
 Layout = Literal["questions", "heads"]
 
@@ -172,7 +175,7 @@ class ReadingResult:
     # What every result record answers alike (DocumentResult has the same methods).
 
     def to_dict(self) -> dict[str, Any]:
-        return reading_to_dict(self)
+        return to_plain(self)
 
     def section_sizes(self) -> list[int]:
         """Values per section (a group: its lines × its readers), for the try view's limit."""
@@ -203,110 +206,3 @@ class ReadingResult:
 def separation(first: tuple[float, ...], second: tuple[float, ...]) -> float:
     """Euclidean distance as the chapter's script takes it: a left-to-right sum of squares."""
     return math.sqrt(sum((a - b) * (a - b) for a, b in zip(first, second, strict=True)))
-
-
-def reading_to_dict(result: ReadingResult) -> dict[str, Any]:
-    """Every number at full precision: the JSON view, and the body of the cache's payload."""
-    return {
-        "layout": result.layout,
-        "csv_rows": result.csv_rows,
-        "document": result.document,
-        "document_rows": result.document_rows,
-        "columns": list(result.columns),
-        "axes": {name: list(cols) for name, cols in result.axes},
-        "temperature": result.temperature,
-        "groups": [
-            {
-                "name": g.name,
-                "lines": [
-                    {
-                        "token": line.token,
-                        "role": line.role,
-                        "row": line.row,
-                        "cells": list(line.cells),
-                        "vector": list(line.vector),
-                    }
-                    for line in g.lines
-                ],
-                "baseline": list(g.baseline),
-                "heads": [
-                    {
-                        "name": h.name,
-                        "column": h.column,
-                        "given": h.given,
-                        "values": list(h.values),
-                        "weights": list(h.weights),
-                        "context": list(h.context),
-                        "shift": list(h.shift),
-                        "groups": dict(h.groups),
-                        "difference": list(h.difference),
-                    }
-                    for h in g.heads
-                ],
-                "separations": [list(row) for row in g.separations],
-            }
-            for g in result.groups
-        ],
-    }
-
-
-def reading_payload(result: ReadingResult) -> dict[str, Any]:
-    """The cache's form of a result (also what a worker sends back)."""
-    payload = {**reading_to_dict(result), "source": result.source}
-    if result.warnings:
-        payload["warnings"] = list(result.warnings)
-    return payload
-
-
-def _floats(values: Any) -> tuple[float, ...]:
-    return tuple(float(v) for v in values)
-
-
-def reading_from_dict(data: Mapping[str, Any]) -> ReadingResult:
-    """Inverse of :func:`reading_payload`; a wrong shape raises KeyError/TypeError/ValueError."""
-    layout = data["layout"]
-    if layout not in READING_KINDS:
-        raise ValueError(f"not a reading layout: {layout!r}")
-    return ReadingResult(
-        source=str(data.get("source", "")),
-        layout=layout,
-        csv_rows=int(data["csv_rows"]),
-        document=None if data["document"] is None else str(data["document"]),
-        document_rows=int(data["document_rows"]),
-        columns=tuple(str(c) for c in data["columns"]),
-        axes=tuple((str(n), tuple(str(c) for c in cols)) for n, cols in data["axes"].items()),
-        temperature=float(data["temperature"]),
-        warnings=tuple(str(w) for w in data.get("warnings", ())),
-        groups=tuple(
-            GroupResult(
-                name=str(g["name"]),
-                lines=tuple(
-                    Line(
-                        token=str(line["token"]),
-                        role=str(line["role"]),
-                        row=int(line["row"]),
-                        cells=tuple(str(c) for c in line["cells"]),
-                        vector=_floats(line["vector"]),
-                    )
-                    for line in g["lines"]
-                ),
-                baseline=_floats(g["baseline"]),
-                heads=tuple(
-                    HeadResult(
-                        name=str(h["name"]),
-                        column=str(h["column"]),
-                        given=bool(h["given"]),
-                        values=_floats(h["values"]),
-                        weights=_floats(h["weights"]),
-                        context=_floats(h["context"]),
-                        shift=_floats(h["shift"]),
-                        groups=tuple((str(k), float(v)) for k, v in h["groups"].items()),
-                        difference=_floats(h["difference"]),
-                    )
-                    for h in g["heads"]
-                ),
-                separations=tuple(_floats(row) for row in g["separations"]),
-            )
-            for g in data["groups"]
-        ),
-    )

@@ -1,5 +1,5 @@
-"""What one example shows: plain, numpy-free records, so cached pages never import numpy, and
-their serialisation (the cache format, also the command line's JSON view).
+"""What one example shows: plain, numpy-free records, so cached pages never import numpy (their
+cache and JSON form is :mod:`record_form`'s, derived from the fields).
 
 The attention core produces these; renderers, inline values and the cache consume them.
 """
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
+
+from mkdocs_selfattn.core.record_form import to_plain
 
 
 @dataclass(frozen=True)
@@ -46,9 +48,9 @@ class DocumentResult:
     document: str
     document_rows: int
     vector_columns: tuple[str, ...]
+    temperature: float
     baseline: tuple[float, ...]
     targets: tuple[TargetResult, ...]
-    temperature: float
     warnings: tuple[str, ...] = ()
     """Doubts about the data that do not stop the example (targets re-reading different
     candidates), located in the CSV; part of the result so a cached example repeats them."""
@@ -57,7 +59,7 @@ class DocumentResult:
     # ask the record instead of telling the layouts apart.
 
     def to_dict(self) -> dict[str, Any]:
-        return result_to_dict(self)
+        return to_plain(self)
 
     def section_sizes(self) -> list[int]:
         """Values per section (a target: its candidates' scores), for the try view's limit."""
@@ -109,83 +111,3 @@ def weights_by_candidate(
             sums[key] = sums.get(key, 0) + cand.weight
         per_target.append(sums)
     return list(order), per_target
-
-
-def result_to_dict(result: DocumentResult) -> dict[str, Any]:
-    """Every number at full precision: the JSON view, and the body of the cache's payload."""
-    return {
-        "csv_rows": result.csv_rows,
-        "document": result.document,
-        "document_rows": result.document_rows,
-        "vector_columns": list(result.vector_columns),
-        "temperature": result.temperature,
-        "baseline": list(result.baseline),
-        "targets": [
-            {
-                "target": t.target,
-                "target_index": t.target_index,
-                "candidates": [
-                    {
-                        "token": c.token,
-                        "index": c.index,
-                        "role": c.role,
-                        "score": c.score,
-                        "weight": c.weight,
-                        "vector": list(c.vector),
-                    }
-                    for c in t.candidates
-                ],
-                "context": list(t.context),
-                "shift": list(t.shift),
-                "top": t.top,
-                "top_index": t.top_index,
-                "groups": dict(t.groups),
-            }
-            for t in result.targets
-        ],
-    }
-
-
-def result_payload(result: DocumentResult) -> dict[str, Any]:
-    """The cache's form of a result (also what a worker sends back)."""
-    payload = {**result_to_dict(result), "source": result.source}
-    if result.warnings:
-        payload["warnings"] = list(result.warnings)
-    return payload
-
-
-def result_from_dict(data: dict[str, Any]) -> DocumentResult:
-    """Inverse of :func:`result_payload`, so cached results need neither pyarrow nor numpy."""
-    return DocumentResult(
-        source=str(data.get("source", "")),
-        csv_rows=int(data["csv_rows"]),
-        document=str(data["document"]),
-        document_rows=int(data["document_rows"]),
-        vector_columns=tuple(data["vector_columns"]),
-        baseline=tuple(float(v) for v in data["baseline"]),
-        temperature=float(data["temperature"]),
-        warnings=tuple(str(w) for w in data.get("warnings", ())),
-        targets=tuple(
-            TargetResult(
-                target=t["target"],
-                target_index=t["target_index"],
-                candidates=tuple(
-                    CandidateResult(
-                        token=c["token"],
-                        index=c["index"],
-                        role=c["role"],
-                        score=float(c["score"]),
-                        weight=float(c["weight"]),
-                        vector=tuple(float(v) for v in c["vector"]),
-                    )
-                    for c in t["candidates"]
-                ),
-                context=tuple(float(v) for v in t["context"]),
-                shift=tuple(float(v) for v in t["shift"]),
-                top=t["top"],
-                top_index=t.get("top_index"),
-                groups=tuple((str(k), float(v)) for k, v in t["groups"].items()),
-            )
-            for t in data["targets"]
-        ),
-    )

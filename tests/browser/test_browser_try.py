@@ -359,9 +359,10 @@ def test_edits_match_the_core_and_the_downloaded_csv_runs(
         text=True,
         check=True,
     )
-    from mkdocs_selfattn.core.results import result_from_dict
+    from mkdocs_selfattn.core.record_form import from_plain
+    from mkdocs_selfattn.core.results import DocumentResult
 
-    from_cli = result_from_dict(json.loads(cli.stdout))
+    from_cli = from_plain(DocumentResult, json.loads(cli.stdout))
     assert page.evaluate(READ) == MEMO.expected(from_cli)
     assert from_cli.targets == MEMO.result(MEMO.edited(scores), t).targets
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from try_reading_cases import EXTRA, Case
 
-from mkdocs_selfattn.core.readings import ReadingResult, reading_from_dict
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.record_form import from_plain
 from mkdocs_selfattn.render.labels import py_round
 from mkdocs_selfattn.render.try_readings import reading_words
 
@@ -117,7 +118,7 @@ def download_runs(page: Any, case: Case, edits: Edits, t: float | None, tmp: Pat
         check=False,
     )
     assert cli.returncode == 0, cli.stderr
-    from_cli = reading_from_dict(json.loads(cli.stdout))
+    from_cli = from_plain(ReadingResult, json.loads(cli.stdout))
     assert [g.heads for g in from_cli.groups] == [g.heads for g in example.result.groups]
     assert [g.separations for g in from_cli.groups] == [
         g.separations for g in example.result.groups

@@ -216,7 +216,7 @@ def test_a_targets_example_refuses_reading_quantities() -> None:
     from mkdocs_selfattn.core.results import DocumentResult
 
     example = example_of({"id": "m", "csv": "x.csv"}, _heads().result)
-    empty = DocumentResult("x", 1, "d", 1, (), (), (), 1.0)
+    empty = DocumentResult("x", 1, "d", 1, (), 1.0, (), ())
     targets = Example(**{**example.__dict__, "result": empty})
     with pytest.raises(BlockError, match="'separation' is a quantity of the questions and heads"):
         _value(targets, "m separation a b c")

@@ -70,7 +70,7 @@ def _targets(n: int) -> DocumentResult:
         targets.append(
             TargetResult(t, None, candidates, (0.5, 0.25), (0.0, 0.0), "c0", None, (("g", 0.5),))
         )
-    return DocumentResult("x.csv", 2 * n, "d", 2 * n, ("a", "b"), (0.5, 0.25), tuple(targets), 1.0)
+    return DocumentResult("x.csv", 2 * n, "d", 2 * n, ("a", "b"), 1.0, (0.5, 0.25), tuple(targets))
 
 
 def _questions(n: int) -> ReadingResult:

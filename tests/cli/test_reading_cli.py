@@ -15,7 +15,6 @@ from reading_fixtures import HEADS_CSV, MANUAL_CSV, manual_reading, report_readi
 from test_reading_build import ASSETS, _without_script, draft_block
 
 from mkdocs_selfattn.cli.main import main
-from mkdocs_selfattn.core.readings import reading_to_dict
 from tests.sites import new_site
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,10 +46,10 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_json_is_the_reading_at_full_precision(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, *MANUAL_ARGS, "--format", "json")
     assert (code, err) == (0, "")
-    expected = reading_to_dict(manual_reading())
+    expected = manual_reading().to_dict()
     assert json.loads(out) == json.loads(json.dumps(expected))
     code, out, _ = run(capsys, *HEADS_ARGS, "--format", "json")
-    assert json.loads(out) == json.loads(json.dumps(reading_to_dict(report_reading())))
+    assert json.loads(out) == json.loads(json.dumps(report_reading().to_dict()))
 
 
 def test_text_is_the_chapters_printout(capsys: pytest.CaptureFixture[str]) -> None:

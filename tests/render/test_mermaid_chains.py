@@ -31,7 +31,7 @@ def _target_document(tokens: list[str], weights: tuple[float, ...]) -> DocumentR
         for t, w in zip(tokens, weights, strict=True)
     )
     target = TargetResult("T", None, cands, (0.5,), (0.1,), tokens[0], None, ())
-    return DocumentResult("s", len(tokens), "D", len(tokens), ("v",), (0.4,), (target,), 1.0)
+    return DocumentResult("s", len(tokens), "D", len(tokens), ("v",), 1.0, (0.4,), (target,))
 
 
 def _question_reading(tokens: list[str], weights: tuple[float, ...]) -> ReadingResult:

@@ -431,7 +431,7 @@ def test_a_targets_template_reads_the_candidates_cells_as_written() -> None:
         CandidateResult("box", None, "thing", 1.0, 0.3, (0.5,)),
     )
     target = TargetResult("it", None, cands, (1.2,), (0.2,), "cap", None, ())
-    result = DocumentResult("x.csv", 3, "d", 2, ("x",), (1.0,), (target,), 1.0)
+    result = DocumentResult("x.csv", 3, "d", 2, ("x",), 1.0, (1.0,), (target,))
     template = (
         "{% for c in targets[0].candidates %}{{ c.cells.x }}/{{ c.cells.score }} {% endfor %}"
     )

@@ -49,7 +49,7 @@ def test_a_target_and_a_question_over_the_same_rows_have_the_same_table(
         for i, (role, score, _, vec) in enumerate(rows)
     )
     target = TargetResult("Q", None, cands, context, shift, tokens[best], None, named)
-    document = DocumentResult("s", len(rows), "D", len(rows), ("v",), baseline, (target,), 1.0)
+    document = DocumentResult("s", len(rows), "D", len(rows), ("v",), 1.0, baseline, (target,))
     lines = tuple(Line(tokens[i], r[0], i, (), (r[3],)) for i, r in enumerate(rows))
     head = HeadResult(
         "Q", "score", False, tuple(r[1] for r in rows), tuple(weights), context, shift, named

@@ -22,7 +22,7 @@ INLINE = (DOCS / "inline-values.md").read_text(encoding="utf-8")
 
 
 def test_every_top_level_variable_is_documented() -> None:
-    empty = DocumentResult("x", 0, "d", 0, (), (), (), 1.0)
+    empty = DocumentResult("x", 0, "d", 0, (), 1.0, (), ())
     names = {
         *printout_variables(empty),
         *printout_variables(manual_reading(), Labels()),
