@@ -232,5 +232,5 @@ def cached_result(payload: object) -> DocumentResult | ReadingResult | None:
         if "layout" in payload:
             return from_plain(ReadingResult, payload)
         return from_plain(DocumentResult, payload)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
         return None

@@ -38,21 +38,26 @@ class ColumnMap:
                 key="columns",
             )
         chosen = replace(cls(), **{k: str(v) for k, v in mapping.items()})
-        chosen._refuse_shared(source)
+        chosen._refuse_shared(set(mapping), source)
         return chosen
 
-    def _refuse_shared(self, source: str) -> None:
+    def _refuse_shared(self, mapped: set[str], source: str) -> None:
         """A column is either text (a name) or numbers (the score, a position), never both: read
         both ways, a cell such as ``04`` would be one token but the number 4, and a small file
         and a big one (two readers) could disagree on which to show."""
+
+        def named(role: str, kind: str) -> str:
+            return f"{role} ({kind})" if role in mapped else f"{role} ({kind}, by default)"
+
         text = {getattr(self, role): role for role in ("document", "target", "candidate", "role")}
         for role in ("score", "target_index", "candidate_index"):
             column = getattr(self, role)
             if column in text:
                 raise DataError(
                     source,
-                    f"column {column!r} is both the {text[column]} (text) and the {role} "
-                    "(a number) in the column mapping; map each to a column of its own",
+                    f"column {column!r} is both the {named(text[column], 'text')} and the "
+                    f"{named(role, 'a number')} in the column mapping; map each to a column "
+                    "of its own",
                     key="columns",
                 )
 

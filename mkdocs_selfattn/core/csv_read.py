@@ -211,6 +211,7 @@ def _vector_columns(
             raise DataError(
                 source, "the list of vector columns is empty; name at least one", key="vectors"
             )
+        refuse_repeated(chosen, source, "vectors")
         textual = [v for v in chosen if v in cols.text_columns]
         if textual:
             raise DataError(
@@ -231,6 +232,17 @@ def _vector_columns(
             line=1,
         )
     return chosen
+
+
+def refuse_repeated(names: Sequence[str], source: str, key: str) -> None:
+    """A vector column listed twice would be two axes of one name: a page's vector shows both,
+    but the example's JSON (a mapping by axis name) keeps one, so the published numbers and the
+    page would disagree."""
+    twice = [name for i, name in enumerate(names) if name in names[:i]]
+    if twice:
+        raise DataError(
+            source, f"'{twice[0]}' is listed twice; list each vector column once", key=key
+        )
 
 
 def refuse_foreign(header: Sequence[str], expected: Sequence[str], source: str) -> None:

@@ -19,7 +19,7 @@ from mkdocs_selfattn.core.candidate_table import CodeArray, FloatArray, IntArray
 from mkdocs_selfattn.core.csv_diagnose import diagnose_rows, row_line, without_bom
 from mkdocs_selfattn.core.csv_front import ReadPlan, read_parts
 from mkdocs_selfattn.core.csv_hidden import refuse_hidden_names
-from mkdocs_selfattn.core.csv_read import BLANK, read_header, refuse_foreign
+from mkdocs_selfattn.core.csv_read import BLANK, read_header, refuse_foreign, refuse_repeated
 from mkdocs_selfattn.core.hidden_text import visible_all
 from mkdocs_selfattn.core.table_cells import Cells
 from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
@@ -135,7 +135,11 @@ def reading_columns(
 ) -> ReadingColumns:
     """The roles resolved against the header; every named column must exist (did-you-mean)."""
     names = {**DEFAULT_COLUMNS, **mapping}
-    role = names["role"] if "role" in mapping or names["role"] in header else None
+    read = {c for c in readers.values()}
+    # The role column is optional here: its default name is taken only when the file has it and
+    # no reader reads it (a file may well score by a column of that name).
+    defaulted = names["role"] in header and names["role"] not in read
+    role = names["role"] if "role" in mapping or defaulted else None
     chosen = ReadingColumns(
         candidate=names["candidate"],
         role=role,
@@ -151,12 +155,22 @@ def reading_columns(
     )
     _require(header, text, source, "columns", "(map other names with 'columns:')")
     _require(header, [c for _, c in chosen.readers], source, reader_key, "")
-    shared = [(name, c) for name, c in chosen.readers if c in text]
+    roles = {
+        column: role
+        for role, column in (
+            ("group", chosen.group),
+            ("document", chosen.document),
+            ("role", chosen.role),
+            ("candidate", chosen.candidate),
+        )
+        if column
+    }
+    shared = [(name, c) for name, c in chosen.readers if c in roles]
     if shared:
         name, column = shared[0]
         raise DataError(
             source,
-            f"{name!r} reads column {column!r}, which names a line, document or group (text); "
+            f"{name!r} reads column {column!r}, which is the {roles[column]} column (text); "
             "name a column of numbers",
             line=1,
             key=reader_key,
@@ -166,6 +180,7 @@ def reading_columns(
         _require(header, [c for _, cols in picked for c in cols], source, "axes", "")
         key = "axes"
     elif vectors is not None:
+        refuse_repeated(vectors, source, "vectors")
         picked = tuple((name, (name,)) for name in vectors)
         _require(header, [c for c, _ in picked], source, "vectors", "")
         key = "vectors"

@@ -7,7 +7,8 @@ The rules, by a field's type: numbers, text and None as they are; a record as a 
 fields in declaration order; a tuple of (text, value) pairs, such as a reader's named groups or a
 reading's axes, as a mapping; any other tuple as a list. Reading it back casts every number and
 text to its type, so a payload loaded from JSON or from the cache is the record the engine made,
-bit for bit; a wrong shape raises ``KeyError``, ``TypeError`` or ``ValueError`` (a cache miss).
+bit for bit; a wrong shape raises ``KeyError``, ``TypeError``, ``ValueError`` or
+``OverflowError`` (an infinite or huge number where a whole one belongs): a cache miss.
 
 Each record type's converters are built once from its type hints, and the loaded form is read by
 plain comprehensions: a warm build reads large cached results with no per-value type lookup.
@@ -51,8 +52,10 @@ def payload(record: object) -> dict[str, Any]:
 
 
 def from_plain(cls: type[R], data: Mapping[str, Any]) -> R:
-    """Inverse of :func:`payload` (and of :func:`to_plain`: a missing field with a default
-    takes it)."""
+    """Inverse of :func:`payload`, and of :func:`to_plain` (the JSON view, which has no
+    ``source``: it loads as ""); a missing field with a default takes it."""
+    if isinstance(data, dict) and "source" not in data:
+        data = {**data, "source": ""}
     loaded: R = _loader(typing.cast(Hashable, cls))(data)
     return loaded
 
@@ -95,7 +98,7 @@ def _loader(cls: type) -> Convert:
             elif default is _MISSING:
                 raise KeyError(name)
             else:
-                values.append(default)
+                values.append(default())
         return cls(*values)
 
     return load
@@ -105,10 +108,12 @@ _MISSING = object()
 
 
 def _default(field: dataclasses.Field[Any]) -> Any:
+    """A zero-argument maker of the field's default (a factory runs for each record loaded)."""
     if field.default is not dataclasses.MISSING:
-        return field.default
+        value = field.default
+        return lambda: value
     if field.default_factory is not dataclasses.MISSING:
-        return field.default_factory()
+        return field.default_factory
     return _MISSING
 
 
@@ -200,7 +205,8 @@ def _scalar(hint: Any) -> Convert:
         if len(options) == 1:
             inner = _scalar(options[0])
             return lambda value: None if value is None else inner(value)
-    raise TypeError(f"no plain form for {hint!r}")
+    # Not a cache miss but the code's mistake (a record field of a new kind): say so loudly.
+    raise NotImplementedError(f"no plain form for {hint!r}")
 
 
 def _flag(value: Any) -> bool:

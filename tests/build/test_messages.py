@@ -498,7 +498,7 @@ QUESTIONS = "\n".join(["line_id,section,evidence,score_a", "L1,s,1,1", "L2,s,2,2
             TWO_TARGETS,
             "csv: data.csv\ndocument: m\ncolumns: {target_index: target_token}\n",
             7,
-            "docs/data.csv: column 'target_token' is both the target (text) and the "
+            "docs/data.csv: column 'target_token' is both the target (text, by default) and the "
             "target_index (a number) in the column mapping; map each to a column of its own",
         ),
         (
@@ -506,8 +506,8 @@ QUESTIONS = "\n".join(["line_id,section,evidence,score_a", "L1,s,1,1", "L2,s,2,2
             "csv: data.csv\ncolumns: {candidate: line_id, role: section}\n"
             "vectors: [evidence]\nqueries: {a: score_a, b: section}\n",
             8,
-            "docs/data.csv:1: 'b' reads column 'section', which names a line, document or group "
-            "(text); name a column of numbers",
+            "docs/data.csv:1: 'b' reads column 'section', which is the role column (text); "
+            "name a column of numbers",
         ),
     ],
     ids=["targets", "questions"],

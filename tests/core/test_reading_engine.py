@@ -490,3 +490,49 @@ def test_interleaved_rows_group_by_first_appearance(rng: object) -> None:
     text = "\n".join([header, *rows]) + "\n"
     for name in ("ops_pressure_return", "code_guard_flow"):
         assert report(text, name) == heads_reading(text, document=name)
+
+
+def test_a_question_may_read_the_column_the_role_takes_by_default() -> None:
+    # `candidate_role` is the role only when the block does not map one and no reader reads it.
+    text = "line_id,evidence,candidate_role\nL1,1,0.5\nL2,2,1.5\n"
+    result = run(
+        text,
+        "q.csv",
+        queries={"a": "candidate_role"},
+        columns={"candidate": "line_id"},
+        vectors=("evidence",),
+    )
+    [group] = result.groups
+    assert [line.role for line in group.lines] == ["", ""]
+    assert group.heads[0].values == (0.5, 1.5)
+
+
+@pytest.mark.parametrize(
+    ("columns", "queries", "role"),
+    [
+        ({"candidate": "line_id", "role": "section"}, {"a": "section"}, "role"),
+        ({"candidate": "line_id", "group": "score"}, {"a": "score"}, "group"),
+        ({"candidate": "line_id"}, {"a": "line_id"}, "candidate"),
+    ],
+)
+def test_a_reader_of_a_text_column_is_refused_naming_its_role(
+    columns: dict[str, str], queries: dict[str, str], role: str
+) -> None:
+    text = "line_id,section,evidence,score\nL1,s,1,1\nL2,s,2,2\n"
+    with pytest.raises(DataError) as caught:
+        run(text, "q.csv", queries=queries, columns=columns, vectors=("evidence",))
+    assert caught.value.key == "queries"
+    assert f"which is the {role} column (text)" in str(caught.value)
+
+
+def test_a_vector_listed_twice_is_refused() -> None:
+    with pytest.raises(DataError) as caught:
+        run(
+            MANUAL_CSV.read_text(encoding="utf-8"),
+            "manual.csv",
+            queries=MANUAL_QUERIES,
+            columns={"candidate": "line_id", "role": "section"},
+            vectors=("evidence_signal", "evidence_signal"),
+        )
+    assert caught.value.key == "vectors"
+    assert "'evidence_signal' is listed twice" in str(caught.value)

@@ -5,6 +5,7 @@ exception."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -176,3 +177,29 @@ def test_a_missing_field_with_a_default_takes_it() -> None:
             del head["difference"]
     loaded = from_plain(ReadingResult, plain)
     assert all(h.difference == () for g in loaded.groups for h in g.heads)
+
+
+@pytest.mark.parametrize("name", list(RESULTS))
+def test_the_json_view_loads_back_without_its_source(name: str) -> None:
+    result = RESULTS[name]()
+    loaded = from_plain(type(result), json.loads(render_json(result)))
+    assert loaded == dataclasses.replace(result, source="", warnings=())
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "1e400", "1" + "0" * 400 + ".0"])
+def test_an_infinite_or_huge_whole_number_is_a_miss(number: str) -> None:
+    plain = payload(RESULTS["targets_indexed"]())
+    plain["targets"][0]["candidates"][0]["index"] = json.loads(number)
+    assert cached_result(plain) is None
+    plain = payload(RESULTS["heads"]())
+    plain["csv_rows"] = json.loads(number)
+    assert cached_result(plain) is None
+
+
+def test_a_field_of_a_kind_the_form_does_not_know_fails_loudly_not_as_a_miss() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Odd:
+        pair: tuple[str, str]
+
+    with pytest.raises(NotImplementedError):
+        from_plain(Odd, {"pair": ["a", "b"], "source": ""})

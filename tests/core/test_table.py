@@ -501,9 +501,15 @@ def test_a_column_is_never_both_a_name_and_a_number(text_role: str, number_role:
         ColumnMap.from_mapping({number_role: column}, source="memo.csv")
     assert caught.value.key == "columns"
     assert str(caught.value) == (
-        f"memo.csv: column {column!r} is both the {text_role} (text) and the {number_role} "
-        "(a number) in the column mapping; map each to a column of its own"
+        f"memo.csv: column {column!r} is both the {text_role} (text, by default) and the "
+        f"{number_role} (a number) in the column mapping; map each to a column of its own"
     )
+
+
+def test_a_vector_column_listed_twice_is_refused() -> None:
+    error = read_error(str(COURSE), vectors=["evidence_cap", "evidence_pack", "evidence_cap"])
+    assert error.key == "vectors"
+    assert str(error).endswith("'evidence_cap' is listed twice; list each vector column once")
 
 
 def test_roles_may_share_a_column_of_the_same_kind() -> None:
