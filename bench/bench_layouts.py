@@ -167,7 +167,10 @@ def stdlib_heads(path: str) -> float:
 
 
 def parse_only(path: str) -> float:
-    from mkdocs_selfattn.core.csv_read import read_header
+    try:
+        from mkdocs_selfattn.core.csv_header import read_header
+    except ImportError:  # an older checkout (--baseline), before the header had its own module
+        from mkdocs_selfattn.core.csv_read import read_header
 
     with open(path, "rb") as handle:
         data = handle.read()

@@ -22,13 +22,8 @@ Result = DocumentResult | ReadingResult
 """What an example computes: the targets layout's results, or a questions or heads reading."""
 
 
-@dataclass(frozen=True)
-class Engine:
-    compute: Callable[[ComputeRequest], Result]
-
-
-def engine_of(result: Result) -> Engine:
-    return ENGINES[result.layout]
+Engine = Callable[["ComputeRequest"], Result]
+"""How one layout's example is computed from its request."""
 
 
 def _compute_targets(request: ComputeRequest) -> DocumentResult:
@@ -86,6 +81,6 @@ class _Reading:
 
 
 ENGINES: dict[str, Engine] = {
-    "targets": Engine(compute=_compute_targets),
-    **{layout: Engine(compute=_Reading(kind)) for layout, kind in READING_KINDS.items()},
+    "targets": _compute_targets,
+    **{layout: _Reading(kind) for layout, kind in READING_KINDS.items()},
 }

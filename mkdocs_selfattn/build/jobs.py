@@ -52,7 +52,7 @@ class ChartRequest:
 
 def compute(request: ComputeRequest) -> Result:
     """The example's results, by its layout's engine."""
-    return ENGINES[request.spec.layout].compute(request)
+    return ENGINES[request.spec.layout](request)
 
 
 def payload_of(result: Result) -> dict[str, Any]:

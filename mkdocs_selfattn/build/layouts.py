@@ -3,29 +3,24 @@ layout above the core. Views, jobs, the pipeline and the CLI look an example's l
 (``LAYOUTS[result.layout]``) instead of branching on it, so a new layout is one entry (and its
 engine and renderers), not an edit in every view.
 
-An entry says how its rows are computed and cached, what a block's ``query:`` names, and how it
-fills the views whose content depends on the layout: the tables, the comparison, the CSV rows,
-the try view's data, the CLI's text and the inline values. Renderers are imported when an entry
-is used, so that a warm build, which computes nothing, still imports neither numpy nor
-matplotlib.
+An entry says what a block's ``query:`` names, and how it fills the views whose content depends
+on the layout: the tables, the comparison, the try view's data, the CLI's text and the inline
+values. Renderers are imported when an entry is used, so that a warm build, which computes
+nothing, still imports neither numpy nor matplotlib.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from mkdocs_selfattn.build.engines import ENGINES, Engine, Result
+from mkdocs_selfattn.build.engines import Result
 from mkdocs_selfattn.build.inline_readings import reading_value
 from mkdocs_selfattn.build.inline_targets import target_value
-from mkdocs_selfattn.build.view_text import number_format, reading_text, view_text
-from mkdocs_selfattn.core.hidden_text import visible
+from mkdocs_selfattn.build.view_text import number_format, table_text
 from mkdocs_selfattn.core.readings import READING_KINDS, ReadingKind, ReadingResult
 from mkdocs_selfattn.core.results import DocumentResult
-from mkdocs_selfattn.render.words import TABLE
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.blocks.spec import ViewOptions
@@ -42,17 +37,14 @@ TryData = Callable[
 
 @dataclass(frozen=True)
 class Layout:
-    """One layout: its engine, its cache form and its layout-dependent views."""
+    """One layout's views above the core (its engine is :data:`~engines.ENGINES`')."""
 
     name: str
     kind: ReadingKind | None
     """How a reading layout reads its groups (what a block's ``query:`` names in it:
     ``kind.reader``); None: the layout is not a reading and has no ``query:``."""
-    engine: Engine
-    """How it is computed and cached (build/engines.py)."""
     tables: Tables
     compare: Tables
-    csv_rows: Tables
     try_data: TryData
     """The try view's data for a result (the example's, or the part the view keeps)."""
     run_text: Callable[[Any, Example, Labels, str], str]
@@ -78,7 +70,7 @@ def _target_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -
     from mkdocs_selfattn.render.tables import target_tables
 
     result = cast(DocumentResult, example.result)
-    words = view_text(pipeline, TABLE, view)
+    words = table_text(pipeline, view, result.layout)
     return target_tables(result, example.labels, number_format(pipeline, view), words)
 
 
@@ -86,23 +78,8 @@ def _target_compare(pipeline: ViewContext, example: Example, view: ViewOptions) 
     from mkdocs_selfattn.render.tables import compare_table
 
     result = cast(DocumentResult, example.result)
-    words = view_text(pipeline, TABLE, view)
+    words = table_text(pipeline, view, result.layout)
     return [compare_table(result, example.labels, number_format(pipeline, view), words)]
-
-
-def _target_csv(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
-    """The document's rows of the CSV, as the file has them."""
-    from mkdocs_selfattn.render.tables import csv_table
-
-    text = example.csv_bytes.decode("utf-8-sig")
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader)
-    column = dict(example.spec.columns).get("document", "document_id")
-    position = [h.strip() for h in header].index(column)
-    document = cast(DocumentResult, example.result).document
-    # Columns the example does not read may hold free text: hidden characters show as <U+…>.
-    rows = [list(map(visible, r)) for r in reader if r and r[position] == document]
-    return [csv_table(header, rows, example.csv.link, example.csv.path.name)]
 
 
 def _target_try(
@@ -149,7 +126,7 @@ def _reading(
 ) -> tuple[ReadingResult, Labels, str | None, dict[str, str]]:
     """What every table of a reading is built from: the result, labels, format and words."""
     result = cast(ReadingResult, example.result)
-    words = reading_text(pipeline, view, result.layout)
+    words = table_text(pipeline, view, result.layout)
     return result, example.labels, number_format(pipeline, view), words
 
 
@@ -175,14 +152,6 @@ def _head_compare(pipeline: ViewContext, example: Example, view: ViewOptions) ->
     from mkdocs_selfattn.render.reading_tables import head_compare
 
     return head_compare(*_reading(pipeline, example, view))
-
-
-def _reading_csv(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
-    from mkdocs_selfattn.render.reading_tables import reading_csv
-
-    result = cast(ReadingResult, example.result)
-    words = reading_text(pipeline, view, result.layout)
-    return [reading_csv(result, example.csv.link, example.csv.path.name, words)]
 
 
 def _reading_try(
@@ -243,10 +212,8 @@ LAYOUTS: dict[str, Layout] = {
     "targets": Layout(
         name="targets",
         kind=None,
-        engine=ENGINES["targets"],
         tables=_target_tables,
         compare=_target_compare,
-        csv_rows=_target_csv,
         try_data=_target_try,
         run_text=_target_run_text,
         inline=target_value,
@@ -254,10 +221,8 @@ LAYOUTS: dict[str, Layout] = {
     "questions": Layout(
         name="questions",
         kind=READING_KINDS["questions"],
-        engine=ENGINES["questions"],
         tables=_question_tables,
         compare=_question_compare,
-        csv_rows=_reading_csv,
         try_data=_reading_try,
         run_text=_question_run_text,
         inline=reading_value,
@@ -265,10 +230,8 @@ LAYOUTS: dict[str, Layout] = {
     "heads": Layout(
         name="heads",
         kind=READING_KINDS["heads"],
-        engine=ENGINES["heads"],
         tables=_head_tables,
         compare=_head_compare,
-        csv_rows=_reading_csv,
         try_data=_reading_try,
         run_text=_head_run_text,
         inline=reading_value,

@@ -30,8 +30,9 @@ def view_text(
     return {**words(catalogue, view.language, layout, glossary), **view.text}
 
 
-def reading_text(pipeline: ViewContext, view: ViewOptions, layout: str) -> dict[str, str]:
-    """The questions and heads tables' words: the targets tables' and their own."""
+def table_text(pipeline: ViewContext, view: ViewOptions, layout: str) -> dict[str, str]:
+    """The words of the tables every layout shares (the csv view's) and of the questions and
+    heads tables: the targets tables' and the readings' own."""
     glossary = pipeline.settings.glossary
     return {
         **words(TABLE, view.language, layout, glossary),

@@ -7,7 +7,8 @@ to; it returns one piece. A new view is one function and one entry in :data:`VIE
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.blocks.languages import localize_spec
@@ -42,10 +43,13 @@ from mkdocs_selfattn.build.figure_views import (
 )
 from mkdocs_selfattn.build.layouts import layout_of
 from mkdocs_selfattn.build.view_text import number_format as format_of
-from mkdocs_selfattn.build.view_text import view_text
+from mkdocs_selfattn.build.view_text import table_text, view_text
+from mkdocs_selfattn.core.column_map import ColumnMap
+from mkdocs_selfattn.core.csv_rows import rows_where
+from mkdocs_selfattn.core.hidden_text import visible
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.mermaid import mermaid_diagrams, mermaid_html
-from mkdocs_selfattn.render.tables import to_html
+from mkdocs_selfattn.render.tables import csv_rows_table, to_html
 from mkdocs_selfattn.render.words import (
     MERMAID,
     glossary_words,
@@ -54,6 +58,10 @@ from mkdocs_selfattn.render.words import (
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.build.example import Example, Piece, Rendered, ViewContext
+    from mkdocs_selfattn.render.tables import Table
+
+CSV_ROWS = 50
+"""Rows the csv view shows; a file's long document is a download, not a page."""
 
 View = Callable[["ViewContext", "Example", ViewOptions, int, "Rendered"], "Piece"]
 
@@ -84,7 +92,39 @@ def compare_view(
 def csv_view(
     pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
-    return ("late", to_html(layout_of(example.result).csv_rows(pipeline, example, view)))
+    result = example.result
+    column = None
+    if result.document is not None:
+        column = dict(example.spec.columns).get("document", ColumnMap.document)
+    table = csv_rows(
+        example.csv_bytes,
+        example.csv.display,
+        column,
+        result.document,
+        result.document_rows,
+        (example.csv.link, example.csv.path.name),
+        table_text(pipeline, view, result.layout),
+    )
+    return ("late", to_html([table]))
+
+
+def csv_rows(
+    data: bytes,
+    source: str,
+    column: str | None,
+    document: str | None,
+    count: int,
+    link: tuple[str | None, str],
+    words: Mapping[str, str],
+) -> Table:
+    """The csv view of every layout: the ``count`` rows an example reads as the file has them
+    (its ``document``'s, or the whole file's when ``column`` is None), the first
+    :data:`CSV_ROWS` and a row counting the rest, with a download ``link`` (href, file name).
+    Columns the example does not read may hold free text: hidden characters show as
+    ``<U+202E>`` (names refuse them)."""
+    found = rows_where(data, source, column, document)
+    shown = [tuple(map(visible, row)) for row in islice(found.rows, CSV_ROWS)]
+    return csv_rows_table(found.header, shown, count, *link, words)
 
 
 def mermaid_view(

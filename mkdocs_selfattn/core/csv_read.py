@@ -1,6 +1,6 @@
 """CSV bytes → a validated, columnar table of candidate rows (the targets layout's table), and
-what every layout's reading starts with: the header, and the refusal of a file that names none of
-the columns an example reads.
+what every layout's reading checks after the header (:mod:`csv_header`): the refusal of a file
+that names none of the columns an example reads, or lists a column twice.
 
 The rows are read by :mod:`csv_front`, as for every layout: the stdlib reader for a small file,
 pyarrow's for a big one, the same table either way. Whenever something is wrong,
@@ -10,28 +10,21 @@ slow reader only ever runs on the error path.
 
 from __future__ import annotations
 
-import csv
-import io
-import re
 from collections.abc import Sequence
 
 import numpy as np
 
 from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.column_map import ColumnMap
-from mkdocs_selfattn.core.csv_diagnose import BOM, diagnose, without_bom
+from mkdocs_selfattn.core.csv_diagnose import diagnose, without_bom
 from mkdocs_selfattn.core.csv_front import ReadPlan, read_parts
+from mkdocs_selfattn.core.csv_header import BLANK, read_header
 from mkdocs_selfattn.core.csv_hidden import refuse_hidden_names
-from mkdocs_selfattn.core.hidden_text import describe, first_hidden
 from mkdocs_selfattn.core.input_files import read_input
 from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
 
-BLANK = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
-
 __all__ = [
-    "BLANK",
     "parse_table",
-    "read_header",
     "read_table",
     "refuse_foreign",
     "table_plan",
@@ -117,69 +110,6 @@ def table_plan(cols: ColumnMap, vector_columns: Sequence[str], has_index: bool) 
         blocks=((cols.score,), tuple(vector_columns)),
         integers=cols.index_columns if has_index else (),
     )
-
-
-def read_header(data: bytes, source: str) -> list[str]:
-    first = _first_record_text(data, source)
-    try:
-        header = next(csv.reader(io.StringIO(first)))
-    except (csv.Error, StopIteration):
-        raise DataError(source, "the header line is not valid CSV", line=1) from None
-    names = [h.strip() for h in header]
-    seen: dict[str, int] = {}
-    for position, name in enumerate(names, start=1):
-        if not name:
-            raise DataError(
-                source, f"header field {position} is empty; give every column a name", line=1
-            )
-        # Header names are the file's content, quoted only once they are known to be the
-        # columns of a CSV (see _refuse_foreign): a duplicate is named by its positions.
-        if name in seen:
-            raise DataError(
-                source,
-                f"header fields {seen[name]} and {position} have the same name; rename one",
-                line=1,
-            )
-        seen[name] = position
-        at = first_hidden(name)
-        if at is not None:
-            raise DataError(source, _hidden_in_header(name[at], position, at), line=1)
-    return names
-
-
-def _hidden_in_header(char: str, position: int, at: int) -> str:
-    if char == "\ufeff" and position == 1 and at == 0:
-        return "the file starts with two byte order marks (U+FEFF); save it with one or none"
-    return f"header field {position} holds {describe(char)}; delete it (retype the name)"
-
-
-def _first_record_text(data: bytes, source: str) -> str:
-    """The header's text (after a BOM); headers rarely hold quoted newlines, but allow them.
-
-    Lines may end in LF, CRLF or a lone CR (old Mac files), as Arrow's reader allows all three.
-    """
-    start = len(BOM) if data.startswith(BOM) else 0
-    end = _line_end(data, start)
-    while data.count(b'"', start, end) % 2 == 1 and end < len(data):
-        end = _line_end(data, end)
-    chunk = data[start:end]
-    try:
-        return chunk.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(
-            source,
-            f"byte {exc.start + 1} of the header is not UTF-8; save the file as UTF-8",
-            line=1,
-        ) from None
-
-
-def _line_end(data: bytes, start: int) -> int:
-    """Offset just past the line ending that follows ``start`` (or the end of the data)."""
-    lf = data.find(b"\n", start)
-    cr = data.find(b"\r", start, len(data) if lf < 0 else lf)
-    if cr >= 0 and (lf < 0 or cr < lf):
-        return cr + 2 if data[cr + 1 : cr + 2] == b"\n" else cr + 1
-    return len(data) if lf < 0 else lf + 1
 
 
 def _vector_columns(

@@ -1,5 +1,8 @@
 """Small CSV files read by the stdlib ``csv`` module, so that a course never imports pyarrow.
 
+numpy is imported only where cells become arrays, so a view that shows a file's rows as written
+(:mod:`csv_rows`) reads them with this same reader and imports neither.
+
 A course's files are a few kilobytes. For those, importing pyarrow (≈ 50 ms of CPU and ≈ 36 MB
 of memory in the worker) costs a hundred times more than this whole parse; Arrow's
 multi-threaded reader pays off only on big files (see :data:`csv_size.SMALL_BYTES`).
@@ -28,12 +31,13 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from mkdocs_selfattn.core.candidate_table import CodeArray, FloatArray, IntArray
 from mkdocs_selfattn.core.csv_diagnose import without_bom
+
+if TYPE_CHECKING:
+    from mkdocs_selfattn.core.candidate_table import CodeArray, FloatArray, IntArray
 
 _FIELD = rb'(?>"(?:[^"\r\n\x00]|"")*+"|[^",\r\n\x00]*+)'
 _RECORD = _FIELD + rb"(?:," + _FIELD + rb")*+"
@@ -47,14 +51,9 @@ _INTEGERS = re.compile(r"(?:-?[0-9]{1,18}\n)*")
 
 def read_columns(data: bytes, width: int) -> list[list[str]] | None:
     """Every data row's cells, by column (``width`` of them), or None if Arrow must read it."""
-    body = without_bom(data)
-    if _FILE.fullmatch(body) is None:
+    reader = _records(data)
+    if reader is None:
         return None
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         first = next(reader)
         rows = [row for row in reader if row]
@@ -65,8 +64,33 @@ def read_columns(data: bytes, width: int) -> list[list[str]] | None:
     return [list(column) for column in zip(*rows, strict=True)]
 
 
+def data_rows(data: bytes) -> Iterator[list[str]] | None:
+    """The data rows one at a time, as :func:`read_columns` reads them, or None if Arrow must
+    read the file: a view that shows a file's first rows stops reading there. No row is checked
+    against the header's width (the computation has read the file already)."""
+    reader = _records(data)
+    if reader is None:
+        return None
+    next(reader, None)
+    return (row for row in reader if row)
+
+
+def _records(data: bytes) -> Iterator[list[str]] | None:
+    """The stdlib reader over the whole file, header first, when the grammar above holds."""
+    body = without_bom(data)
+    if _FILE.fullmatch(body) is None:
+        return None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return csv.reader(io.StringIO(text, newline=""), strict=True)
+
+
 def floats(cells: Sequence[str]) -> FloatArray | None:
     """The cells as finite float64, or None unless every cell is a plain decimal."""
+    import numpy as np
+
     if _NUMBERS.fullmatch("\n".join(cells) + "\n") is None:
         return None
     out = np.fromiter(map(float, cells), dtype=np.float64, count=len(cells))
@@ -77,6 +101,8 @@ def floats(cells: Sequence[str]) -> FloatArray | None:
 
 def integers(cells: Sequence[str]) -> IntArray | None:
     """The cells as int64, or None unless every cell is a plain integer."""
+    import numpy as np
+
     if _INTEGERS.fullmatch("\n".join(cells) + "\n") is None:
         return None
     return np.fromiter(map(int, cells), dtype=np.int64, count=len(cells))
@@ -84,6 +110,8 @@ def integers(cells: Sequence[str]) -> IntArray | None:
 
 def encode(cells: Sequence[str]) -> tuple[tuple[str, ...], CodeArray]:
     """First-appearance dictionary codes, as :func:`csv_encode.encode` gives for Arrow."""
+    import numpy as np
+
     index: dict[str, int] = {}
     codes = np.fromiter(
         (index.setdefault(cell, len(index)) for cell in cells), dtype=np.int32, count=len(cells)

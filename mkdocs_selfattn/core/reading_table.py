@@ -17,9 +17,10 @@ import numpy as np
 
 from mkdocs_selfattn.core.candidate_table import CodeArray, FloatArray, IntArray
 from mkdocs_selfattn.core.csv_diagnose import diagnose_rows, row_line, without_bom
-from mkdocs_selfattn.core.csv_front import ReadPlan, read_parts
+from mkdocs_selfattn.core.csv_front import ReadPlan, all_finite, read_parts
+from mkdocs_selfattn.core.csv_header import BLANK, read_header
 from mkdocs_selfattn.core.csv_hidden import refuse_hidden_names
-from mkdocs_selfattn.core.csv_read import BLANK, read_header, refuse_foreign, refuse_repeated
+from mkdocs_selfattn.core.csv_read import refuse_foreign, refuse_repeated
 from mkdocs_selfattn.core.hidden_text import visible_all
 from mkdocs_selfattn.core.table_cells import Cells
 from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
@@ -269,9 +270,12 @@ def parse_reading(
     vectors_out = np.empty((n_rows, len(cols.axes)), dtype=np.float64)
     for j, (_, members) in enumerate(cols.axes):
         total = numbers[:, at[members[0]]] + 0.0  # Python's sum() starts from 0: -0.0 becomes 0.0
-        for name in members[1:]:
-            total += numbers[:, at[name]]
+        with np.errstate(over="ignore"):
+            for name in members[1:]:
+                total += numbers[:, at[name]]
         vectors_out[:, j] = total
+    if len(cols.axes) and not all_finite(vectors_out):
+        _refuse_axis_overflow(vectors_out, cols.axes, data, source)
     table = ReadingTable(
         source=source,
         header=tuple(header),
@@ -291,6 +295,21 @@ def parse_reading(
     if given:
         _check_given(table)
     return table
+
+
+def _refuse_axis_overflow(
+    vectors: FloatArray, axes: Sequence[tuple[str, tuple[str, ...]]], data: bytes, source: str
+) -> None:
+    """An axis whose columns' finite cells sum past the largest float: the first such row."""
+    row, j = (int(i) for i in np.argwhere(~np.isfinite(vectors))[0])
+    name, members = axes[j]
+    raise DataError(
+        source,
+        f"axis {name!r} sums {', '.join(map(repr, members))} beyond the largest float (about "
+        "1.8e308); scale those columns down",
+        line=row_line(data, row),
+        key="axes",
+    )
 
 
 def reading_plan(cols: ReadingColumns) -> ReadPlan:

@@ -7,7 +7,6 @@ row of the rest (their count and summed weight): a table of a million lines is n
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterable, Mapping, Sequence
 
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
@@ -18,7 +17,6 @@ from mkdocs_selfattn.render.tables import (
     ReaderRow,
     Span,
     Table,
-    csv_table,
     named_totals,
     other_rows,
     reader_table,
@@ -308,22 +306,3 @@ def head_compare(
     )
     align = ("l", *("r" for _ in heads), *("r" for _ in pairs))
     return [Table(None, header, align, rows)]
-
-
-# --------------------------------------------------------------------------------------- csv
-
-
-def reading_csv(
-    result: ReadingResult, link: str | None, file_name: str, words: Mapping[str, str] | None = None
-) -> Table:
-    """The rows the example reads (its document's, or the whole file's), CSV order; past
-    :data:`LONG_GROUP` rows, the first ones and a row saying how many more the file has."""
-    count = sum(len(g.lines) for g in result.groups)
-    every = (line for g in result.groups for line in g.lines)
-    rows = heapq.nsmallest(LONG_GROUP, every, key=lambda line: line.row)
-    table = csv_table(result.columns, [line.cells for line in rows], link, file_name)
-    if count <= LONG_GROUP:
-        return table
-    more = (other_rows(_words(words), count - LONG_GROUP),)
-    blank = tuple(_plain("") for _ in result.columns[1:])
-    return Table(table.caption, table.header, table.align, (*table.rows, more + blank), table.link)

@@ -234,6 +234,24 @@ def csv_table(
     )
 
 
+def csv_rows_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    count: int,
+    link: str | None,
+    file_name: str,
+    words: Mapping[str, str],
+) -> Table:
+    """The rows an example reads as the file has them: ``rows`` are the first of ``count``;
+    a row past them says how many more the file has (``words["others"]``)."""
+    table = csv_table(header, rows, link, file_name)
+    if count <= len(rows):
+        return table
+    more = (other_rows(words, count - len(rows)),)
+    blank = tuple(_plain("") for _ in header[1:])
+    return Table(table.caption, table.header, table.align, (*table.rows, more + blank), table.link)
+
+
 def _is_number(text: str) -> bool:
     try:
         float(text)

@@ -8,13 +8,12 @@ without a template pays nothing for them.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
 from mkdocs_selfattn.core.column_map import ColumnMap
+from mkdocs_selfattn.core.csv_rows import rows_where
 from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.labels import Labels
@@ -37,21 +36,19 @@ class TargetRows:
             names = ColumnMap.from_mapping(self._columns, source="")
         except DataError:
             names = ColumnMap()
-        reader = csv.reader(io.StringIO(self._data.decode("utf-8-sig"), newline=""))
-        header = [h.strip() for h in next(reader, [])]
-        found: dict[_Key, Cells] = {}
-        for cells in reader:
+        found = rows_where(self._data, "", names.document, self._document)
+        header = found.header
+        rows: dict[_Key, Cells] = {}
+        for cells in found.rows:
             row = Cells(zip(header, cells, strict=False))
-            if row.get(names.document) != self._document:
-                continue
             key = (
                 row.get(names.target, ""),
                 _index(row.get(names.target_index)),
                 row.get(names.candidate, ""),
                 _index(row.get(names.candidate_index)),
             )
-            found.setdefault(key, row)
-        return found
+            rows.setdefault(key, row)
+        return rows
 
     def cells(self, target: TargetResult, cand: CandidateResult) -> Cells:
         key = (target.target, target.target_index, cand.token, cand.index)

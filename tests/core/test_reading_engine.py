@@ -434,6 +434,24 @@ def test_huge_numbers_stay_finite_or_are_refused_with_the_group() -> None:
         )
 
 
+def test_an_axis_summing_past_the_largest_float_is_refused_at_its_row() -> None:
+    """Each cell is finite, their sum is not: one message naming the axis and the row, not an
+    infinite vector (or a numpy warning)."""
+    text = HEAD_HEADER + "w1\nr,s,t0,x,1,2,3,1\nr,s,t1,x,8e294,1.7976931348622359e308,0,0\n"
+    with pytest.raises(DataError) as caught:
+        run(
+            text,
+            "w.csv",
+            document="r",
+            heads={"a": "w1"},
+            axes={"d": ("decision_axis", "evidence_axis")},
+            columns={"document": "report_id", "group": "scenario", "candidate": "token"},
+        )
+    error = caught.value
+    assert (error.line, error.key) == (3, "axes")
+    assert "axis 'd' sums 'decision_axis', 'evidence_axis' beyond the largest float" in str(error)
+
+
 @st.composite
 def strength_files(draw: st.DrawFn) -> str:
     """Unnormalised strengths (any sum, zeros and "2.00"-style cells), one report."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mkdocs_selfattn.build.views import csv_rows
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.reading_tables import (
@@ -18,11 +19,17 @@ from mkdocs_selfattn.render.reading_tables import (
     head_tables,
     question_compare,
     question_tables,
-    reading_csv,
 )
 from mkdocs_selfattn.render.tables import Table, to_html, to_markdown
 from mkdocs_selfattn.render.words import READING, TABLE, words
-from tests.reading_fixtures import heads_reading, manual_reading, questions_reading, report_reading
+from tests.reading_fixtures import (
+    HEADS_CSV,
+    MANUAL_CSV,
+    heads_reading,
+    manual_reading,
+    questions_reading,
+    report_reading,
+)
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "readings"
 
@@ -55,11 +62,14 @@ def _manual() -> ReadingResult:
     return questions_reading(text, groups=MANUAL_GROUPS)
 
 
-def _long(lines: int = 120) -> ReadingResult:
+def _long_text(lines: int = 120) -> str:
     rows = "".join(f"L{i:03},s{i % 4},{i % 9}.5,{(i * 37) % 23},{-(i % 5)}\n" for i in range(lines))
-    text = "line_id,section,evidence_signal,score_a,score_b\n" + rows
+    return "line_id,section,evidence_signal,score_a,score_b\n" + rows
+
+
+def _long(lines: int = 120) -> ReadingResult:
     return questions_reading(
-        text, queries={"a?": "score_a", "b?": "score_b"}, groups={"g": ["L001"]}
+        _long_text(lines), queries={"a?": "score_a", "b?": "score_b"}, groups={"g": ["L001"]}
     )
 
 
@@ -106,9 +116,18 @@ def test_heads_compare(update_goldens: bool) -> None:
     _both("heads_compare", head_compare(report_reading(), HEAD_LABELS), update_goldens)
 
 
+def reading_csv(
+    result: ReadingResult, data: bytes, link: str | None, name: str, column: str = "report_id"
+) -> Table:
+    """The csv view of a reading, as a page draws it (build/views.py)."""
+    text = {**words(TABLE, "en"), **words(READING, "en")}
+    reads = None if result.document is None else column
+    return csv_rows(data, name, reads, result.document, result.document_rows, (link, name), text)
+
+
 def test_csv_rows(update_goldens: bool) -> None:
-    manual = reading_csv(manual_reading(), "../data/m.csv", "m.csv")
-    heads = reading_csv(report_reading(), None, "h.csv")
+    manual = reading_csv(manual_reading(), MANUAL_CSV.read_bytes(), "../data/m.csv", "m.csv")
+    heads = reading_csv(report_reading(), HEADS_CSV.read_bytes(), None, "h.csv")
     assert len(manual.rows) == 40
     assert len(heads.rows) == 9  # the document's rows only
     _check("csv.md", to_markdown([manual, heads]) + "\n", update_goldens)
@@ -128,7 +147,7 @@ def test_long_groups_show_the_top_lines_and_a_summary(update_goldens: bool) -> N
     compare = question_compare(result, Labels(), top=3)[0]
     union = {i for h in result.groups[0].heads for i in h.top(3)}
     assert len(compare.rows) == len(union) + 1 + 1 + 1  # lines, the rest, group g, context
-    csv = reading_csv(result, None, "x.csv")
+    csv = reading_csv(result, _long_text().encode(), None, "x.csv")
     assert len(csv.rows) == LONG_GROUP + 1
     assert csv.rows[-1][0][0].text == f"… {120 - LONG_GROUP} other lines"
     _check("long.md", to_markdown([table, compare, csv]) + "\n", update_goldens)
@@ -148,7 +167,7 @@ def test_csv_text_is_escaped(update_goldens: bool) -> None:
     tables = [
         *question_tables(result, Labels({"L`2`": "<script>x</script>"})),
         *question_compare(result, Labels()),
-        reading_csv(result, None, "x.csv"),
+        reading_csv(result, HOSTILE.encode(), None, "x.csv"),
     ]
     html = to_html(tables)
     assert "<b>" not in html
