@@ -117,6 +117,17 @@ def bounded(message: str, limit: int = MESSAGE_LIMIT) -> str:
     return f"{message[:limit]}… ({len(message) - limit} more characters)"
 
 
+def first_repeated(values: Iterable[str]) -> str | None:
+    """The first value that comes again in ``values`` (the one a "listed twice" message names),
+    in one pass: a block may list thousands of tokens."""
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            return value
+        seen.add(value)
+    return None
+
+
 def listing(values: Iterable[str], limit: int = NAMES_SHOWN, *, quote: bool = False) -> str:
     """Names for a message: the first ``limit`` of them, then how many more."""
     items = values if isinstance(values, Sequence) else list(values)

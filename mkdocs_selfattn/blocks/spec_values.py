@@ -12,7 +12,7 @@ from typing import Any
 
 from mkdocs_selfattn.blocks.block_yaml import kind, preview
 from mkdocs_selfattn.core.hidden_text import first_hidden, what_is_wrong
-from mkdocs_selfattn.errors import BlockError, closest
+from mkdocs_selfattn.errors import BlockError, closest, first_repeated
 from mkdocs_selfattn.render.format_spec import number_spec_problem
 
 VIEWS = (
@@ -220,12 +220,12 @@ def groups(r: Reader, key: str, value: Any) -> Fields:
         if isinstance(members, str) or not isinstance(members, list) or not members:
             raise r.fail(key, f"group {name_text!r} needs a list of candidate tokens")
         tokens = tuple(r.text(key, m, "token text") for m in members)
-        twice = [m for i, m in enumerate(tokens) if m in tokens[:i]]
-        if twice:
+        twice = first_repeated(tokens)
+        if twice is not None:
             # A script summing the list would count that weight twice: refuse, never dedupe.
             raise r.fail(
                 key,
-                f"group {name_text!r} names {twice[0]!r} twice; list each candidate once",
+                f"group {name_text!r} names {twice!r} twice; list each candidate once",
             )
         groups[name_text] = tokens
     return {key: MappingProxyType(groups)}

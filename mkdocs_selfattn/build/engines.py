@@ -80,6 +80,12 @@ class _Reading:
         )
 
 
+RECORDS: dict[str, type[Result]] = {
+    "targets": DocumentResult,
+    **{layout: ReadingResult for layout in READING_KINDS},
+}
+"""Each layout's result record, which its cache entries load back as."""
+
 ENGINES: dict[str, Engine] = {
     "targets": _compute_targets,
     **{layout: _Reading(kind) for layout, kind in READING_KINDS.items()},

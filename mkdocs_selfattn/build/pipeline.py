@@ -16,6 +16,7 @@ from mkdocs_selfattn.blocks.languages import localized_file, localized_script
 from mkdocs_selfattn.blocks.spec import NUMBER_KEYS, ExampleSpec, ViewOptions
 from mkdocs_selfattn.build.block_errors import mismatch, read_bytes, read_text, with_label_hint
 from mkdocs_selfattn.build.cache import Cache, code_fingerprint, content_key
+from mkdocs_selfattn.build.engines import RECORDS, Result
 from mkdocs_selfattn.build.example import Example, Rendered, ResolvedFile, Resolver
 from mkdocs_selfattn.build.jobs import (
     ChartRequest,
@@ -29,9 +30,7 @@ from mkdocs_selfattn.build.layouts import as_reading, layout_of
 from mkdocs_selfattn.build.scheduler import Scheduler
 from mkdocs_selfattn.build.settings import Settings
 from mkdocs_selfattn.build.views import VIEWS, cached_chart, figure_names, plan_figure
-from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.core.record_form import from_plain
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError, did_you_mean
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.printout import render_printout
@@ -58,7 +57,10 @@ class Pipeline:
         csv_bytes = read_bytes(csv_file, "csv")
         key = result_key(spec, csv_bytes)
         request = ComputeRequest.of(key, spec, csv_bytes, csv_file.display)
-        if not scheduler.has_result(key) and cached_result(self.cache.peek("result", key)) is None:
+        if (
+            not scheduler.has_result(key)
+            and cached_result(self.cache.peek("result", key), spec.layout) is None
+        ):
             scheduler.send_result(key, compute_payload, request)
         for view in charts:
             number_format = view.number_format or self.settings.number_format
@@ -101,10 +103,10 @@ class Pipeline:
                     key="script",
                 )
         key = result_key(spec, csv_bytes)
-        result = cached_result(self.cache.get("result", key))
+        result = cached_result(self.cache.get("result", key), spec.layout)
         if result is None:
             payload = None if self.scheduler is None else self.scheduler.take_result(key)
-            result = None if payload is None else cached_result(payload)
+            result = None if payload is None else cached_result(payload, spec.layout)
             if result is None:
                 try:
                     result = compute(ComputeRequest.of(key, spec, csv_bytes, csv_file.display))
@@ -223,14 +225,14 @@ def check_query(example: Example, query: str, line: int) -> None:
         )
 
 
-def cached_result(payload: object) -> DocumentResult | ReadingResult | None:
+def cached_result(payload: object, layout: str) -> Result | None:
     """A cache entry can pass its checksum and still have the wrong shape (written by another
-    version, or by hand): anything unreadable is a miss."""
+    version, or by hand): anything unreadable, or a record of another layout than the block's,
+    is a miss. The record type is the layout's (:data:`~engines.RECORDS`)."""
     if not isinstance(payload, dict):
         return None
     try:
-        if "layout" in payload:
-            return from_plain(ReadingResult, payload)
-        return from_plain(DocumentResult, payload)
+        result = from_plain(RECORDS[layout], payload)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
         return None
+    return result if result.layout == layout else None

@@ -21,7 +21,7 @@ from mkdocs_selfattn.core.csv_front import ReadPlan, read_parts
 from mkdocs_selfattn.core.csv_header import BLANK, read_header
 from mkdocs_selfattn.core.csv_hidden import refuse_hidden_names
 from mkdocs_selfattn.core.input_files import read_input
-from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
+from mkdocs_selfattn.errors import DataError, did_you_mean_each, first_repeated, listing
 
 __all__ = [
     "parse_table",
@@ -168,11 +168,9 @@ def refuse_repeated(names: Sequence[str], source: str, key: str) -> None:
     """A vector column listed twice would be two axes of one name: a page's vector shows both,
     but the example's JSON (a mapping by axis name) keeps one, so the published numbers and the
     page would disagree."""
-    twice = [name for i, name in enumerate(names) if name in names[:i]]
-    if twice:
-        raise DataError(
-            source, f"'{twice[0]}' is listed twice; list each vector column once", key=key
-        )
+    twice = first_repeated(names)
+    if twice is not None:
+        raise DataError(source, f"'{twice}' is listed twice; list each vector column once", key=key)
 
 
 def refuse_foreign(header: Sequence[str], expected: Sequence[str], source: str) -> None:

@@ -50,11 +50,14 @@ def compute_document(
     wanted = _wanted_targets(part, document, group_targets, targets)
     _check_groups(part, document, groups or {})
 
-    target_results: list[TargetResult] = []
-    for token in wanted:
-        for g in range(results.n_groups):
-            if group_targets[g] == token:
-                target_results.append(_target_result(results, g, groups or {}))
+    # Each target's groups (one per position with index columns), in file order: one pass, so
+    # a document of many targets costs linear time, not targets × groups.
+    by_target: dict[str, list[int]] = {}
+    for g, token in enumerate(group_targets):
+        by_target.setdefault(token, []).append(g)
+    target_results = [
+        _target_result(results, g, groups or {}) for token in wanted for g in by_target[token]
+    ]
     doc_in_part = part.documents.index(document)
     return DocumentResult(
         source=table.source,
@@ -81,7 +84,8 @@ def _wanted_targets(
         raise DataError(
             part.source, "the list of targets is empty; name at least one target", key="targets"
         )
-    missing = [t for t in wanted if t not in group_targets]
+    known_set = set(group_targets)
+    missing = [t for t in wanted if t not in known_set]
     if missing:
         known = list(dict.fromkeys(group_targets))
         raise DataError(

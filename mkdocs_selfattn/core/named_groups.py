@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
+from mkdocs_selfattn.errors import DataError, did_you_mean_each, first_repeated, listing
 
 
 def check_named_groups(
@@ -15,11 +15,11 @@ def check_named_groups(
     candidates in CSV order), and named once."""
     known = set(in_order)
     for name, members in groups.items():
-        twice = [m for i, m in enumerate(members) if m in members[:i]]
-        if twice:
+        twice = first_repeated(members)
+        if twice is not None:
             raise DataError(
                 source,
-                f"group {name!r} names {twice[0]!r} twice; list each candidate once",
+                f"group {name!r} names {twice!r} twice; list each candidate once",
                 key="groups",
             )
         absent = list(dict.fromkeys(m for m in members if m not in known))

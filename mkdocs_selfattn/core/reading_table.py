@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from mkdocs_selfattn.core.candidate_table import CodeArray, FloatArray, IntArray
+from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_diagnose import diagnose_rows, row_line, without_bom
 from mkdocs_selfattn.core.csv_front import ReadPlan, all_finite, read_parts
 from mkdocs_selfattn.core.csv_header import BLANK, read_header
@@ -25,13 +26,11 @@ from mkdocs_selfattn.core.hidden_text import visible_all
 from mkdocs_selfattn.core.table_cells import Cells
 from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
 
-DEFAULT_COLUMNS = {
-    "document": "document_id",
-    "candidate": "candidate_token",
-    "role": "candidate_role",
+DEFAULT_COLUMNS: dict[str, str] = {
+    role: getattr(ColumnMap, role) for role in ("document", "candidate", "role")
 }
-"""Column names of the roles a block does not map (the targets layout's names); ``group`` has
-none: without it, a document (or the whole file) is one group."""
+"""Column names of the roles a block does not map: :class:`ColumnMap`'s, every layout's; ``group``
+has none: without it, a document (or the whole file) is one group."""
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ def test_each_entry_computes_and_caches_its_own_layout(name: str) -> None:
     assert result.layout == name
     assert layout_of(result) is LAYOUTS[name]
     # The cache's form comes back as the same result.
-    assert cached_result(payload_of(result)) == result
+    assert cached_result(payload_of(result), name) == result
     if LAYOUTS[name].kind is not None:
         assert as_reading(result, LAYOUTS[name]) is result
     else:

@@ -34,14 +34,14 @@ def test_a_request_pickles_and_its_payload_is_the_cached_result() -> None:
     again = pickle.loads(pickle.dumps(request))
     assert again.spec == request.spec
     payload = pickle.loads(pickle.dumps(compute_payload(again)))
-    assert cached_result(payload) == compute(request) == report_reading()
+    assert cached_result(payload, "heads") == compute(request) == report_reading()
 
 
 def test_a_damaged_reading_payload_is_a_cache_miss() -> None:
     payload = compute_payload(ComputeRequest.of("k", HEADS_SPEC, HEADS_CSV.read_bytes(), "h"))
     del payload["groups"][0]["heads"]
-    assert cached_result(payload) is None
-    assert cached_result({"layout": "rows", "groups": []}) is None
+    assert cached_result(payload, "heads") is None
+    assert cached_result({"layout": "rows", "groups": []}, "heads") is None
 
 
 def test_the_result_key_tells_the_layouts_apart() -> None:

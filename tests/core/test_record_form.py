@@ -135,7 +135,7 @@ def test_the_cache_form_through_json_is_the_record_bit_for_bit(
     result: DocumentResult | ReadingResult,
 ) -> None:
     stored = json.loads(json.dumps(payload(result)))
-    loaded = cached_result(stored)
+    loaded = cached_result(stored, result.layout)
     assert loaded == result
     # The JSON view is the payload without where the file was and the doubts.
     assert to_plain(result) == {
@@ -164,8 +164,20 @@ def _broken(name: str) -> list[Any]:
 
 @pytest.mark.parametrize("name", list(RESULTS))
 def test_a_payload_of_the_wrong_shape_is_a_miss(name: str) -> None:
+    layout = RESULTS[name]().layout
     for broken in _broken(name):
-        assert cached_result(broken) is None, broken
+        assert cached_result(broken, layout) is None, broken
+
+
+@pytest.mark.parametrize("name", list(RESULTS))
+def test_a_payload_of_another_layout_is_a_miss(name: str) -> None:
+    """The block's layout says which record an entry holds; a sound record of another layout
+    (another version's entry, or one written by hand) is not taken for it."""
+    result = RESULTS[name]()
+    stored = json.loads(json.dumps(payload(result)))
+    assert cached_result(stored, result.layout) == result
+    for other in sorted({"targets", "questions", "heads"} - {result.layout}):
+        assert cached_result(stored, other) is None, other
 
 
 def test_a_missing_field_with_a_default_takes_it() -> None:
@@ -190,10 +202,10 @@ def test_the_json_view_loads_back_without_its_source(name: str) -> None:
 def test_an_infinite_or_huge_whole_number_is_a_miss(number: str) -> None:
     plain = payload(RESULTS["targets_indexed"]())
     plain["targets"][0]["candidates"][0]["index"] = json.loads(number)
-    assert cached_result(plain) is None
+    assert cached_result(plain, "targets") is None
     plain = payload(RESULTS["heads"]())
     plain["csv_rows"] = json.loads(number)
-    assert cached_result(plain) is None
+    assert cached_result(plain, "heads") is None
 
 
 def test_a_field_of_a_kind_the_form_does_not_know_fails_loudly_not_as_a_miss() -> None:
