@@ -11,7 +11,9 @@ Arrow too.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any, NamedTuple
 
 from mkdocs_selfattn.core import csv_small
@@ -35,13 +37,34 @@ def rows_where(data: bytes, source: str, column: str | None, value: str | None) 
     ``column`` must be in the header: the example that asks has been computed from this file.
     """
     header = read_header(data, source)
-    at = None if column is None else header.index(column)
     lines = csv_small.data_rows(data)
     if lines is None:
         return Rows(header, _arrow_rows(data, header, source, column, value))
-    if at is None:
-        return Rows(header, (tuple(row) for row in lines))
-    return Rows(header, (tuple(row) for row in lines if row[at] == value))
+    return Rows(header, _stdlib_rows(lines, data, header, source, column, value))
+
+
+def _stdlib_rows(
+    lines: Iterator[list[str]],
+    data: bytes,
+    header: list[str],
+    source: str,
+    column: str | None,
+    value: str | None,
+) -> Iterator[tuple[str, ...]]:
+    """The stdlib reader's rows; past a row it cannot read (a field beyond the ``csv`` module's
+    size limit, which sends the computation to Arrow too), Arrow's rows from that row on."""
+    at = None if column is None else header.index(column)
+    read = 0
+    try:
+        for row in lines:
+            read += 1
+            if at is None or row[at] == value:
+                yield tuple(row)
+    except csv.Error:
+        rest = _arrow_rows(data, header, source, None, None)
+        for cells in islice(rest, read, None):
+            if at is None or cells[at] == value:
+                yield cells
 
 
 def _arrow_rows(

@@ -299,13 +299,14 @@ def parse_reading(
 def _refuse_axis_overflow(
     vectors: FloatArray, axes: Sequence[tuple[str, tuple[str, ...]]], data: bytes, source: str
 ) -> None:
-    """An axis whose columns' finite cells sum past the largest float: the first such row."""
+    """An axis whose columns' finite cells, added left to right as every sum of the core and of a
+    chapter's script is, leave the float range on the way: the first such row."""
     row, j = (int(i) for i in np.argwhere(~np.isfinite(vectors))[0])
     name, members = axes[j]
     raise DataError(
         source,
-        f"axis {name!r} sums {', '.join(map(repr, members))} beyond the largest float (about "
-        "1.8e308); scale those columns down",
+        f"axis {name!r} adds {', '.join(map(repr, members))} left to right (as a script's sum() "
+        "does) past the float range (about ±1.8e308); scale those columns down",
         line=row_line(data, row),
         key="axes",
     )

@@ -125,3 +125,39 @@ def test_free_text_shows_hidden_characters_and_quoted_line_breaks(tmp_path: Path
     assert shown[0][-1] == "note"
     assert shown[1][-1] == "a b"  # one cell, its line break collapsed by the comparison
     assert {row[-1] for row in shown[2:]} == {"x<U+202E>y"}
+
+
+def _noted(tmp_path: Path, note: str) -> tuple[ExampleSpec, Path]:
+    """The course's questions file with a free-text column, one of whose cells is ``note``."""
+    text = (ASSETS / BLOCKS["questions"][0]).read_text(encoding="utf-8-sig")
+    header, *lines = text.splitlines()
+    noted = [header + ",note"] + [
+        line + (f",{note}" if k == 3 else ",n") for k, line in enumerate(lines)
+    ]
+    path = tmp_path / "noted.csv"
+    path.write_text("\n".join(noted) + "\n", encoding="utf-8")
+    return REQUESTS["questions"].spec, path
+
+
+def test_a_cell_past_the_csv_modules_field_limit_is_shown(tmp_path: Path) -> None:
+    huge = "x" * (csv.field_size_limit() + 10)
+    spec, path = _noted(tmp_path, huge)
+    pipeline, example = _load(spec, path)
+    shown = _shown(pipeline, example)
+    assert len(shown) == 1 + example.result.document_rows
+    assert shown[4][-1] == huge
+    assert [row[-1] for row in shown[1:4]] == ["n", "n", "n"]
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_a_file_the_computation_reads_with_arrow_shows_the_same_rows(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mkdocs_selfattn.core import csv_size
+
+    spec = REQUESTS[name].spec
+    pipeline, example = _load(spec, ASSETS / BLOCKS[name][0])
+    small = _shown(pipeline, example)
+    monkeypatch.setattr(csv_size, "SMALL_BYTES", 0)
+    pipeline, example = _load(spec, ASSETS / BLOCKS[name][0])
+    assert _shown(pipeline, example) == small

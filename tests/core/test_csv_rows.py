@@ -105,3 +105,16 @@ def test_a_small_files_rows_import_neither_numpy_nor_pyarrow() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_a_field_past_the_csv_modules_limit_is_read_as_the_computation_reads_it() -> None:
+    """Python's ``csv`` refuses a field over ``csv.field_size_limit()`` (the computation then
+    reads the file with Arrow): the rows go on from Arrow's reading, none lost or repeated."""
+    huge = "x" * (csv.field_size_limit() + 10)
+    text = f"document_id,note,x\nd1,a,1\nd2,{huge},2\nd1,b,3\nd2,c,4\n"
+    data = text.encode()
+    found = rows_where(data, "t.csv", "document_id", "d1")
+    assert list(found.rows) == [("d1", "a", "1"), ("d1", "b", "3")]
+    every = list(rows_where(data, "t.csv", None, None).rows)
+    assert [row[0] for row in every] == ["d1", "d2", "d1", "d2"]
+    assert every[1][1] == huge

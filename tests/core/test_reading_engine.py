@@ -449,7 +449,40 @@ def test_an_axis_summing_past_the_largest_float_is_refused_at_its_row() -> None:
         )
     error = caught.value
     assert (error.line, error.key) == (3, "axes")
-    assert "axis 'd' sums 'decision_axis', 'evidence_axis' beyond the largest float" in str(error)
+    assert "axis 'd' adds 'decision_axis', 'evidence_axis' left to right" in str(error)
+    assert "past the float range (about ±1.8e308)" in str(error)
+
+
+AXIS_FILE = HEAD_HEADER + "w1\nr,s,t0,x,1,1,1,1\nr,s,t1,x,{},{},{},0\n"
+
+
+@pytest.mark.parametrize(
+    ("cells", "order", "refused"),
+    [
+        (("-1e308", "-1e308", "0"), ("decision_axis", "evidence_axis"), True),  # below the range
+        (("1e308", "1e308", "-1e308"), ("decision_axis", "evidence_axis", "condition_axis"), True),
+        (("1e308", "1e308", "-1e308"), ("decision_axis", "condition_axis", "evidence_axis"), False),
+        (("1e308", "1e308", "0"), ("decision_axis",), False),
+    ],
+)
+def test_an_axis_is_added_left_to_right_as_a_script_adds_it(
+    cells: tuple[str, str, str], order: tuple[str, ...], refused: bool
+) -> None:
+    """The axis is the script's ``sum()`` of its columns in their order: where that running sum
+    leaves the float range the example is refused (a script would print inf); the same cells in
+    an order whose every partial sum is finite are computed."""
+    text = AXIS_FILE.format(*cells)
+    columns = {"document": "report_id", "group": "scenario", "candidate": "token"}
+    ask = {"document": "r", "heads": {"a": "w1"}, "axes": {"d": order}, "columns": columns}
+    if refused:
+        with pytest.raises(DataError, match="past the float range"):
+            run(text, "w.csv", **ask)
+        return
+    result = run(text, "w.csv", **ask)
+    expected = sum(
+        float(cells[["decision_axis", "evidence_axis", "condition_axis"].index(c)]) for c in order
+    )
+    assert result.groups[0].lines[1].vector == (expected,)
 
 
 @st.composite
