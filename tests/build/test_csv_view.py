@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -98,27 +99,47 @@ def test_a_long_document_shows_its_first_rows_and_counts_the_rest(tmp_path: Path
     assert _shown(pipeline, example, "ko")[-1][0] == f"… 나머지 {count - CSV_ROWS}줄"
 
 
+def _small_reader_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(csv_small, "data_rows", lambda data: None)
+
+
+def _computation_reads_with_arrow(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_selfattn.core import csv_size
+
+    monkeypatch.setattr(csv_size, "SMALL_BYTES", 0)
+
+
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
+@pytest.mark.parametrize("arrow", [_small_reader_refuses, _computation_reads_with_arrow])
 def test_the_view_is_the_same_whichever_reader_reads_the_file(
-    name: str, monkeypatch: pytest.MonkeyPatch
+    name: str, arrow: Callable[[pytest.MonkeyPatch], None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The view on Arrow's reading, and the view of a file the computation read with Arrow,
+    show what the stdlib reader shows."""
     spec = REQUESTS[name].spec
     pipeline, example = _load(spec, ASSETS / BLOCKS[name][0])
     small = _shown(pipeline, example)
-    monkeypatch.setattr(csv_small, "data_rows", lambda data: None)
+    arrow(monkeypatch)
+    pipeline, example = _load(spec, ASSETS / BLOCKS[name][0])
     assert _shown(pipeline, example) == small
 
 
-def test_free_text_shows_hidden_characters_and_quoted_line_breaks(tmp_path: Path) -> None:
-    spec = REQUESTS["targets"].spec
-    text = (ASSETS / BLOCKS["targets"][0]).read_text(encoding="utf-8-sig")
+def _noted(tmp_path: Path, name: str, note: Callable[[int], str]) -> tuple[ExampleSpec, Path]:
+    """The course's file of layout ``name`` (its document's rows only, when it names one) with a
+    free-text column ``note``: ``note(k)`` is the cell of the k-th row."""
+    spec = REQUESTS[name].spec
+    text = (ASSETS / BLOCKS[name][0]).read_text(encoding="utf-8-sig")
     header, *lines = text.splitlines()
-    ours = [line for line in lines if line.startswith(spec.document + ",")]
-    path = tmp_path / "note.csv"
-    noted = [header + ",note"] + [
-        line + (',"a\nb"' if k == 0 else ",x\u202ey") for k, line in enumerate(ours)
-    ]
+    if spec.document is not None:
+        lines = [line for line in lines if line.startswith(spec.document + ",")]
+    noted = [header + ",note"] + [line + "," + note(k) for k, line in enumerate(lines)]
+    path = tmp_path / "noted.csv"
     path.write_text("\n".join(noted) + "\n", encoding="utf-8")
+    return spec, path
+
+
+def test_free_text_shows_hidden_characters_and_quoted_line_breaks(tmp_path: Path) -> None:
+    spec, path = _noted(tmp_path, "targets", lambda k: '"a\nb"' if k == 0 else "x\u202ey")
     vectors = ("evidence_pack", "evidence_cap", "evidence_action")
     pipeline, example = _load(replace(spec, vectors=vectors), path)
     shown: list[Any] = _shown(pipeline, example)
@@ -127,37 +148,11 @@ def test_free_text_shows_hidden_characters_and_quoted_line_breaks(tmp_path: Path
     assert {row[-1] for row in shown[2:]} == {"x<U+202E>y"}
 
 
-def _noted(tmp_path: Path, note: str) -> tuple[ExampleSpec, Path]:
-    """The course's questions file with a free-text column, one of whose cells is ``note``."""
-    text = (ASSETS / BLOCKS["questions"][0]).read_text(encoding="utf-8-sig")
-    header, *lines = text.splitlines()
-    noted = [header + ",note"] + [
-        line + (f",{note}" if k == 3 else ",n") for k, line in enumerate(lines)
-    ]
-    path = tmp_path / "noted.csv"
-    path.write_text("\n".join(noted) + "\n", encoding="utf-8")
-    return REQUESTS["questions"].spec, path
-
-
 def test_a_cell_past_the_csv_modules_field_limit_is_shown(tmp_path: Path) -> None:
     huge = "x" * (csv.field_size_limit() + 10)
-    spec, path = _noted(tmp_path, huge)
+    spec, path = _noted(tmp_path, "questions", lambda k: huge if k == 3 else "n")
     pipeline, example = _load(spec, path)
     shown = _shown(pipeline, example)
     assert len(shown) == 1 + example.result.document_rows
     assert shown[4][-1] == huge
     assert [row[-1] for row in shown[1:4]] == ["n", "n", "n"]
-
-
-@pytest.mark.parametrize("name", sorted(LAYOUTS))
-def test_a_file_the_computation_reads_with_arrow_shows_the_same_rows(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from mkdocs_selfattn.core import csv_size
-
-    spec = REQUESTS[name].spec
-    pipeline, example = _load(spec, ASSETS / BLOCKS[name][0])
-    small = _shown(pipeline, example)
-    monkeypatch.setattr(csv_size, "SMALL_BYTES", 0)
-    pipeline, example = _load(spec, ASSETS / BLOCKS[name][0])
-    assert _shown(pipeline, example) == small
