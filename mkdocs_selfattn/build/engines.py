@@ -1,5 +1,6 @@
-"""Each layout's engine: how an example of that layout is computed from its request (the result's
-cache form, the same for every layout, is :mod:`~mkdocs_selfattn.core.record_form`'s). The
+"""Each layout's engine: how an example of that layout is computed from its request, always into
+the one record family (:class:`~mkdocs_selfattn.core.readings.ReadingResult`, whose cache form
+is :mod:`~mkdocs_selfattn.core.record_form`'s). The
 lower half of the layout registry (build/layouts.py holds the rest): the worker's jobs need only
 this half.
 
@@ -13,30 +14,29 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.core.readings import READING_KINDS, ReadingKind, ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.build.requests import ComputeRequest
 
-Result = DocumentResult | ReadingResult
-"""What an example computes: the targets layout's results, or a questions or heads reading."""
+Result = ReadingResult
+"""What an example of any layout computes: its groups and the heads that read them."""
 
 
 Engine = Callable[["ComputeRequest"], Result]
 """How one layout's example is computed from its request."""
 
 
-def _compute_targets(request: ComputeRequest) -> DocumentResult:
+def _compute_targets(request: ComputeRequest) -> ReadingResult:
     from mkdocs_selfattn.core.column_map import ColumnMap
     from mkdocs_selfattn.core.csv_read import parse_table
-    from mkdocs_selfattn.core.document_results import compute_document
+    from mkdocs_selfattn.core.document_results import compute_targets
 
     spec = request.spec
     if spec.document is None:  # the block parser refuses this; a hand-made spec may not
         raise ValueError("a targets example needs a document")
     columns = ColumnMap.from_mapping(dict(spec.columns), source=request.source)
     table = parse_table(request.data, source=request.source, columns=columns, vectors=spec.vectors)
-    return compute_document(
+    return compute_targets(
         table,
         spec.document,
         targets=spec.targets,
@@ -79,12 +79,6 @@ class _Reading:
             normalise=spec.normalise,
         )
 
-
-RECORDS: dict[str, type[Result]] = {
-    "targets": DocumentResult,
-    **{layout: ReadingResult for layout in READING_KINDS},
-}
-"""Each layout's result record, which its cache entries load back as."""
 
 ENGINES: dict[str, Engine] = {
     "targets": _compute_targets,

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from mkdocs_selfattn.build.scheduler import PendingHtml, Scheduler
     from mkdocs_selfattn.build.settings import Settings
     from mkdocs_selfattn.core.readings import ReadingResult
-    from mkdocs_selfattn.core.results import DocumentResult
     from mkdocs_selfattn.render.labels import Labels
 
 
@@ -45,8 +44,8 @@ class Example:
     spec: ExampleSpec
     csv: ResolvedFile
     csv_bytes: bytes
-    result: DocumentResult | ReadingResult
-    """A targets result, or a questions or heads reading (views dispatch on the type)."""
+    result: ReadingResult
+    """Its groups and the heads that read them (views look its layout up in the registries)."""
     labels: Labels
     printout: str
     script: ResolvedFile | None

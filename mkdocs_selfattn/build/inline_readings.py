@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.build.inline_answer import Answer
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
@@ -33,8 +33,7 @@ class Reading(Answer):
 
     def __init__(self, where: str, line: int, spec: str | None, example: Example) -> None:
         super().__init__(where, line, spec)
-        # The layout registry sends only questions and heads examples here.
-        self.result = cast(ReadingResult, example.result)
+        self.result = example.result
         self.labels: Labels = example.labels
         self.named_groups = dict(example.spec.groups)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
 from mkdocs_selfattn.build.inline_answer import Answer
-from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
+from mkdocs_selfattn.core.results import CandidateResult, TargetResult, document_of
 from mkdocs_selfattn.errors import BlockError, did_you_mean, listing
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels, py_list
@@ -31,7 +31,7 @@ class _Ask(Answer):
     def __init__(self, where: str, line: int, spec: str | None, example: Example) -> None:
         super().__init__(where, line, spec)
         # The layout registry sends only targets examples here.
-        self.result = cast(DocumentResult, example.result)
+        self.result = document_of(example.result)
         self.labels: Labels = example.labels
 
     def target(self, text: str) -> TargetResult:

@@ -18,7 +18,6 @@ from mkdocs_selfattn.build.engines import ENGINES, Result
 from mkdocs_selfattn.build.requests import ComputeRequest as ComputeRequest
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.core.record_form import payload
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.errors import SelfAttnError
 
 if TYPE_CHECKING:  # a worker imports them when the first request arrives
@@ -102,7 +101,7 @@ def _portable_errors() -> Iterator[None]:
 
 
 def render_chart_job(
-    result: DocumentResult | ReadingResult,
+    result: ReadingResult,
     labels: Labels,
     style: ChartStyle,
     number_format: str | None,

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from mkdocs_selfattn.build.engines import Result
 from mkdocs_selfattn.build.inline_readings import reading_value
 from mkdocs_selfattn.build.inline_targets import target_value
 from mkdocs_selfattn.build.view_text import number_format, table_text
 from mkdocs_selfattn.core.readings import READING_KINDS, ReadingKind, ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
+from mkdocs_selfattn.core.results import document_of
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.blocks.spec import ViewOptions
@@ -57,19 +57,13 @@ def layout_of(result: Result) -> Layout:
     return LAYOUTS[result.layout]
 
 
-def as_reading(result: Result, layout: Layout) -> ReadingResult:
-    """``result``, known by its layout's entry (``kind`` set) to be a reading."""
-    assert layout.kind is not None, layout.name
-    return cast(ReadingResult, result)
-
-
 # -- targets ---------------------------------------------------------------------------------------
 
 
 def _target_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
     from mkdocs_selfattn.render.tables import target_tables
 
-    result = cast(DocumentResult, example.result)
+    result = document_of(example.result)
     words = table_text(pipeline, view, result.layout)
     return target_tables(result, example.labels, number_format(pipeline, view), words)
 
@@ -77,7 +71,7 @@ def _target_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -
 def _target_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
     from mkdocs_selfattn.render.tables import compare_table
 
-    result = cast(DocumentResult, example.result)
+    result = document_of(example.result)
     words = table_text(pipeline, view, result.layout)
     return [compare_table(result, example.labels, number_format(pipeline, view), words)]
 
@@ -92,7 +86,7 @@ def _target_try(
     from mkdocs_selfattn.render import try_view
 
     return try_view.try_data(
-        result,
+        document_of(result),
         example.labels,
         example.csv_bytes,
         source=example.csv.display,
@@ -114,8 +108,9 @@ def _target_run_text(result: Any, example: Example, labels: Labels, fmt: str) ->
 
     if fmt == "text":
         return render_printout(result, labels)
-    tables = render_tables(result, labels, escape=md_escape)
-    return tables + "\n\n" + render_compare(result, labels, escape=md_escape) + "\n"
+    document = document_of(result)
+    tables = render_tables(document, labels, escape=md_escape)
+    return tables + "\n\n" + render_compare(document, labels, escape=md_escape) + "\n"
 
 
 # -- questions and heads (readings) ----------------------------------------------------------------
@@ -125,7 +120,7 @@ def _reading(
     pipeline: ViewContext, example: Example, view: ViewOptions
 ) -> tuple[ReadingResult, Labels, str | None, dict[str, str]]:
     """What every table of a reading is built from: the result, labels, format and words."""
-    result = cast(ReadingResult, example.result)
+    result = example.result
     words = table_text(pipeline, view, result.layout)
     return result, example.labels, number_format(pipeline, view), words
 
@@ -203,7 +198,7 @@ def _reading_run_text(
     from mkdocs_selfattn.render.escape import md_escape
     from mkdocs_selfattn.render.tables import to_markdown
 
-    result = cast(ReadingResult, example.result)
+    result = example.result
     found = [*tables(result, example.labels), *compare(result, example.labels)]
     return to_markdown(found, md_escape) + "\n"
 

@@ -16,7 +16,7 @@ from mkdocs_selfattn.blocks.languages import localized_file, localized_script
 from mkdocs_selfattn.blocks.spec import NUMBER_KEYS, ExampleSpec, ViewOptions
 from mkdocs_selfattn.build.block_errors import mismatch, read_bytes, read_text, with_label_hint
 from mkdocs_selfattn.build.cache import Cache, code_fingerprint, content_key
-from mkdocs_selfattn.build.engines import RECORDS, Result
+from mkdocs_selfattn.build.engines import Result
 from mkdocs_selfattn.build.example import Example, Rendered, ResolvedFile, Resolver
 from mkdocs_selfattn.build.jobs import (
     ChartRequest,
@@ -26,7 +26,7 @@ from mkdocs_selfattn.build.jobs import (
     draw_chart,
     payload_of,
 )
-from mkdocs_selfattn.build.layouts import as_reading, layout_of
+from mkdocs_selfattn.build.layouts import layout_of
 from mkdocs_selfattn.build.scheduler import Scheduler
 from mkdocs_selfattn.build.settings import Settings
 from mkdocs_selfattn.build.views import VIEWS, cached_chart, figure_names, plan_figure
@@ -212,7 +212,7 @@ def check_query(example: Example, query: str, line: int) -> None:
             f"example '{example.spec.id}' has {layout.name}",
             line=line,
         )
-    result = as_reading(example.result, layout)
+    result = example.result
     heads = result.groups[0].heads if result.groups else ()
     names = [h.name for h in heads] + [h.column for h in heads]
     if query not in names:
@@ -228,11 +228,11 @@ def check_query(example: Example, query: str, line: int) -> None:
 def cached_result(payload: object, layout: str) -> Result | None:
     """A cache entry can pass its checksum and still have the wrong shape (written by another
     version, or by hand): anything unreadable, or a record of another layout than the block's,
-    is a miss. The record type is the layout's (:data:`~engines.RECORDS`)."""
+    is a miss."""
     if not isinstance(payload, dict):
         return None
     try:
-        result = from_plain(RECORDS[layout], payload)
+        result = from_plain(Result, payload)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
         return None
     return result if result.layout == layout else None

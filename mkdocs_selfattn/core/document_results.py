@@ -1,6 +1,6 @@
-"""One document's results, as pages and the command line see them: the records of
-:mod:`mkdocs_selfattn.core.results`, with the block's targets and groups checked against the
-file."""
+"""A targets example's records: one document's targets, each (at each of its positions) a group
+of :mod:`~mkdocs_selfattn.core.readings` read by one softmax head, with the block's targets and
+groups checked against the file."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ import numpy as np
 from mkdocs_selfattn.core.attention import AttentionResults, compute
 from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.named_groups import check_named_groups
-from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.errors import DataError, did_you_mean, did_you_mean_each
 from mkdocs_selfattn.errors import listing as _listing
 
 
-def compute_document(
+def compute_targets(
     table: CandidateTable,
     document: str,
     *,
@@ -24,9 +24,9 @@ def compute_document(
     groups: Mapping[str, Sequence[str]] | None = None,
     temperature: float = 1.0,
     check: bool = False,
-) -> DocumentResult:
-    """Compute only ``document``'s rows; ``targets`` default to all of them in CSV order.
-
+) -> ReadingResult:
+    """Compute only ``document``'s rows; ``targets`` default to all of them in CSV order: one
+    group per target and position, read by one softmax head over the score column.
     With ``check``, rows that would compute a meaningless number are refused and uneven targets
     warned about (see :mod:`mkdocs_selfattn.core.data_checks`); pages always check.
     """
@@ -45,29 +45,32 @@ def compute_document(
         from mkdocs_selfattn.core.data_checks import check_document
 
         warnings = check_document(results, document)
-
     group_targets = [part.targets[c] for c in results.group_target]
     wanted = _wanted_targets(part, document, group_targets, targets)
     _check_groups(part, document, groups or {})
-
     # Each target's groups (one per position with index columns), in file order: one pass, so
     # a document of many targets costs linear time, not targets × groups.
     by_target: dict[str, list[int]] = {}
     for g, token in enumerate(group_targets):
         by_target.setdefault(token, []).append(g)
-    target_results = [
-        _target_result(results, g, groups or {}) for token in wanted for g in by_target[token]
-    ]
     doc_in_part = part.documents.index(document)
-    return DocumentResult(
+    baseline = tuple(float(v) for v in results.baseline[doc_in_part])
+    columns = _Columns(results)
+    target_groups = [
+        _target_group(results, g, groups or {}, baseline, columns)
+        for token in wanted
+        for g in by_target[token]
+    ]
+    return ReadingResult(
         source=table.source,
+        layout="targets",
         csv_rows=table.n_rows,
         document=document,
         document_rows=part.n_rows,
-        vector_columns=table.vector_columns,
-        baseline=tuple(float(v) for v in results.baseline[doc_in_part]),
-        targets=tuple(target_results),
+        columns=(),
+        axes=tuple((column, (column,)) for column in table.vector_columns),
         temperature=results.temperature,
+        groups=tuple(target_groups),
         warnings=warnings,
     )
 
@@ -104,41 +107,73 @@ def _check_groups(part: CandidateTable, document: str, groups: Mapping[str, Sequ
     check_named_groups(part.source, f"document {document!r}", groups, in_order)
 
 
-def _target_result(
-    results: AttentionResults, g: int, groups: Mapping[str, Sequence[str]]
-) -> TargetResult:
-    table = results.table
+def _target_group(
+    results: AttentionResults,
+    g: int,
+    groups: Mapping[str, Sequence[str]],
+    baseline: tuple[float, ...],
+    columns: _Columns,
+) -> GroupResult:
     start, size = int(results.starts[g]), int(results.sizes[g])
-    rows = results.order[start : start + size]
-    candidates = tuple(
-        CandidateResult(
-            token=table.candidates[table.candidate_codes[r]],
-            index=None if table.candidate_index is None else int(table.candidate_index[r]),
-            role=table.roles[table.role_codes[r]],
-            score=float(table.scores[r]),
-            weight=float(results.weights[r]),
-            vector=tuple(float(v) for v in table.vectors[r]),
+    rows = results.order[start : start + size].tolist()
+    index = columns.index
+    lines = tuple(
+        map(
+            Line,
+            [columns.tokens[r] for r in rows],
+            [columns.roles[r] for r in rows],
+            [columns.row_numbers[r] for r in rows],
+            [()] * len(rows),
+            [columns.vectors[r] for r in rows],
+            [None] * len(rows) if index is None else [index[r] for r in rows],
         )
-        for r in rows
     )
-    top = int(results.top_row[g])
-    group_weights = tuple(
-        (name, _group_weight(candidates, set(members))) for name, members in groups.items()
-    )
-    return TargetResult(
-        target=table.targets[results.group_target[g]],
-        target_index=(
-            None if results.group_target_index is None else int(results.group_target_index[g])
+    weights = tuple([columns.weights[r] for r in rows])
+    target = columns.targets[g]
+    head = HeadResult(
+        name=target,
+        column=columns.score,
+        given=False,
+        values=tuple([columns.scores[r] for r in rows]),
+        weights=weights,
+        context=tuple(results.context[g].tolist()),
+        shift=tuple(results.shift[g].tolist()),
+        groups=tuple(
+            (name, _group_weight(lines, weights, set(members))) for name, members in groups.items()
         ),
-        candidates=candidates,
-        context=tuple(float(v) for v in results.context[g]),
-        shift=tuple(float(v) for v in results.shift[g]),
-        top=table.candidates[table.candidate_codes[top]],
-        top_index=None if table.candidate_index is None else int(table.candidate_index[top]),
-        groups=group_weights,
+    )
+    return GroupResult(
+        name=target,
+        lines=lines,
+        baseline=baseline,
+        heads=(head,),
+        separations=((0.0,),),
+        index=None if columns.target_index is None else columns.target_index[g],
     )
 
 
-def _group_weight(candidates: Sequence[CandidateResult], members: set[str]) -> float:
+class _Columns:
+    """The table's columns as Python lists, made once for every group (a value per row read
+    through numpy scalars would cost a Python object per cell twice)."""
+
+    def __init__(self, results: AttentionResults) -> None:
+        table = results.table
+        self.score = table.columns.score
+        self.tokens = [table.candidates[c] for c in table.candidate_codes.tolist()]
+        self.roles = [table.roles[c] for c in table.role_codes.tolist()]
+        self.row_numbers: list[int] = table.row_numbers.tolist()
+        self.vectors = [tuple(v) for v in table.vectors.tolist()]
+        self.scores: list[float] = table.scores.tolist()
+        self.weights: list[float] = results.weights.tolist()
+        self.index: list[int] | None = (
+            None if table.candidate_index is None else table.candidate_index.tolist()
+        )
+        self.targets = [table.targets[c] for c in results.group_target.tolist()]
+        self.target_index: list[int] | None = (
+            None if results.group_target_index is None else results.group_target_index.tolist()
+        )
+
+
+def _group_weight(lines: Sequence[Line], weights: Sequence[float], members: set[str]) -> float:
     # Summed left to right like the chapter's script, so both print the same rounded value.
-    return float(sum(c.weight for c in candidates if c.token in members))
+    return float(sum(w for line, w in zip(lines, weights, strict=True) if line.token in members))

@@ -1,15 +1,14 @@
-"""What a ``queries:`` or ``heads:`` example shows: plain, numpy-free records (their cache and JSON
-form is :mod:`record_form`'s, as every result record's), the counterpart of
-:mod:`mkdocs_selfattn.core.results` for the layouts where one *group* of rows is read by several
-heads or questions.
+"""What an example shows, in every layout: plain, numpy-free records (their cache and JSON form
+is :mod:`record_form`'s), so cached pages never import numpy.
 
-The engine's model is the same for every layout: a group of candidate rows (a document's target in
-the targets layout, the whole file or a document of questions, one scenario of a report read by
-heads) is read by one or more heads, each with weights from a score column through the softmax or
-given as a weight column; contexts, baselines, shifts, top lines, named groups, differences from
-the reference head and separations follow from the weights. The targets layout's records stay
-:class:`~results.DocumentResult` (its pages are byte-identical to what they were); these records
-carry the other two layouts.
+The engine's model is the same for every layout: a group of candidate rows is read by one or more
+heads, each with weights from a score column through the softmax or given as a weight column;
+contexts, baselines, shifts, top lines, named groups, differences from the reference head and
+separations follow from the weights. A targets example's group is one target (at one position,
+with index columns) read by one softmax head; a questions example's group is the whole file, a
+document or a scenario read by every question; a heads example's group is a scenario read by
+heads with given weights. The targets layout's views still read their document through
+:func:`~mkdocs_selfattn.core.results.document_of`.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from typing import Any, Literal
 
 from mkdocs_selfattn.core.record_form import to_plain
 
-Layout = Literal["questions", "heads"]
+Layout = Literal["targets", "questions", "heads"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,7 @@ class ReadingKind:
     has one; otherwise a single group is the whole example and goes unnamed."""
 
 
-READING_KINDS: Mapping[Layout, ReadingKind] = {
+READING_KINDS: Mapping[Layout, ReadingKind] = {  # targets name their targets, not readers
     "questions": ReadingKind(
         "questions",
         "queries",
@@ -76,9 +75,13 @@ class Line:
     row: int
     """Data row in the file, 0 = the first row after the header (for messages and links)."""
     cells: tuple[str, ...]
-    """Every cell of the row as written, aligned with :attr:`ReadingResult.columns`."""
+    """Every cell of the row as written, aligned with :attr:`ReadingResult.columns` (none for a
+    target's candidate)."""
     vector: tuple[float, ...]
     """The row's vector projected onto the example's axes, in axis order."""
+    index: int | None = None
+    """The candidate's position (targets with index columns): ``token@N`` tells repeated tokens
+    apart."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,8 @@ class GroupResult:
     heads: tuple[HeadResult, ...]
     separations: tuple[tuple[float, ...], ...]
     """Euclidean distance between every pair of head contexts (``[i][j]``, head order)."""
+    index: int | None = None
+    """The target's position (targets with index columns)."""
 
     def head(self, name: str) -> HeadResult:
         for head in self.heads:
@@ -143,17 +148,20 @@ class GroupResult:
 
 @dataclass(frozen=True)
 class ReadingResult:
-    """A whole ``queries:`` or ``heads:`` example: its groups in CSV order."""
+    """A whole example: its groups in CSV order (a targets example: its targets, at each of
+    their positions, in the order the block lists them)."""
 
     source: str
     layout: Layout
     csv_rows: int
     document: str | None
-    """The ``document:`` the block chose; None when it reads the whole file."""
+    """The ``document:`` the block chose; None when it reads the whole file (never for
+    targets)."""
     document_rows: int
     """Rows of that document (the whole file's rows without ``document:``)."""
     columns: tuple[str, ...]
-    """The CSV header, which :attr:`Line.cells` follow."""
+    """The CSV header, which :attr:`Line.cells` follow (empty for targets, whose lines keep no
+    cells: their views read the file's rows through :mod:`~mkdocs_selfattn.core.csv_rows`)."""
     axes: tuple[tuple[str, tuple[str, ...]], ...]
     """Axis name → the vector columns it sums, in order (default: one axis per vector column)."""
     temperature: float
@@ -162,6 +170,8 @@ class ReadingResult:
 
     @property
     def kind(self) -> ReadingKind:
+        """How a questions or heads example reads its groups (a targets example has no kind:
+        its block names targets, not readers; only the reading layouts' views ask)."""
         return READING_KINDS[self.layout]
 
     @property
@@ -171,8 +181,6 @@ class ReadingResult:
     @property
     def head_names(self) -> tuple[str, ...]:
         return tuple(h.name for h in self.groups[0].heads) if self.groups else ()
-
-    # What every result record answers alike (DocumentResult has the same methods).
 
     def to_dict(self) -> dict[str, Any]:
         return to_plain(self)
@@ -199,8 +207,16 @@ class ReadingResult:
         return found
 
     def repeated_tokens(self) -> frozenset[str]:
-        """None: a line is named by its row, never by ``token@N``."""
-        return frozenset()
+        """Tokens at more than one position, which labels tell apart as ``token@N`` (only a
+        targets example with index columns has positions)."""
+        positions: dict[str, set[int]] = {}
+        for group in self.groups:
+            if group.index is not None:
+                positions.setdefault(group.name, set()).add(group.index)
+            for line in group.lines:
+                if line.index is not None:
+                    positions.setdefault(line.token, set()).add(line.index)
+        return frozenset(token for token, seen in positions.items() if len(seen) > 1)
 
 
 def separation(first: tuple[float, ...], second: tuple[float, ...]) -> float:

@@ -3,9 +3,11 @@ JSON view (``mkdocs-selfattn run --format json``, and the file the try view publ
 page), derived from the records' own fields and types, so a record family can never drift from
 its form and a new field needs no code here.
 
-The rules, by a field's type: numbers, text and None as they are; a record as a mapping of its
-fields in declaration order; a tuple of (text, value) pairs, such as a reader's named groups or a
-reading's axes, as a mapping; any other tuple as a list. Reading it back casts every number and
+The rules, by a field's type: numbers, text and None as they are, except that a field whose
+default is None is left out while it is None (a detail only some layouts have, such as a token's
+position, adds nothing to the others' form); a record as a mapping of its fields in declaration
+order; a tuple of (text, value) pairs, such as a reader's named groups or a reading's axes, as a
+mapping; any other tuple as a list. Reading it back casts every number and
 text to its type, so a payload loaded from JSON or from the cache is the record the engine made,
 bit for bit; a wrong shape raises ``KeyError``, ``TypeError``, ``ValueError`` or
 ``OverflowError`` (an infinite or huge number where a whole one belongs): a cache miss.
@@ -67,13 +69,15 @@ def from_plain(cls: type[R], data: Mapping[str, Any]) -> R:
 @cache
 def _dumper(cls: type) -> Callable[[Any], dict[str, Any]]:
     # None for a field kept as it is: skipping the call is most of the cost of a large result.
-    fields = [(f.name, _dump(hint)) for f, hint in _fields(cls)]
-    plain = [(name, None if convert is _same else convert) for name, convert in fields]
+    fields = [(f.name, _dump(hint), f.default is None) for f, hint in _fields(cls)]
+    plain = [(name, None if dump is _same else dump, quiet) for name, dump, quiet in fields]
 
     def dump(record: Any) -> dict[str, Any]:
         out = {}
-        for name, convert in plain:
+        for name, convert, quiet in plain:
             value = getattr(record, name)
+            if quiet and value is None:
+                continue
             out[name] = value if convert is None else convert(value)
         return out
 
@@ -83,14 +87,16 @@ def _dumper(cls: type) -> Callable[[Any], dict[str, Any]]:
 @cache
 def _loader(cls: type) -> Convert:
     fields = [(f.name, _load(hint), _default(f)) for f, hint in _fields(cls)]
-    every = [(name, convert) for name, convert, _ in fields]
-    optional = [name for name, _, default in fields if default is not _MISSING]
+    # A field whose default is None is read with get: it is left out while None (see _dumper).
+    quiet = {f.name for f in dataclasses.fields(cls) if f.default is None}
+    every = [(name, convert, name in quiet) for name, convert, _ in fields]
+    optional = [n for n, _, default in fields if default is not _MISSING and n not in quiet]
 
     def load(data: Mapping[str, Any]) -> Any:
         if type(data) is not dict:
             raise TypeError(f"{cls.__name__}: expected a mapping")
         if not optional or all(name in data for name in optional):
-            return cls(*[convert(data[name]) for name, convert in every])
+            return cls(*[convert(data.get(n) if q else data[n]) for n, convert, q in every])
         values = []
         for name, convert, default in fields:
             if name in data:

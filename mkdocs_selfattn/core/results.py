@@ -1,14 +1,15 @@
-"""What one example shows: plain, numpy-free records, so cached pages never import numpy (their
-cache and JSON form is :mod:`record_form`'s, derived from the fields).
-
-The attention core produces these; renderers, inline values and the cache consume them.
+"""A targets example as its views read it: the document → target → candidate view of the one
+record family (:mod:`~mkdocs_selfattn.core.readings`), made by :func:`document_of`. The engine,
+the cache and the workers carry the reading records; the targets layout's tables, printout
+variables, inline values, mermaid graph, weight chart, try view and JSON view read this view.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
+from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
 from mkdocs_selfattn.core.record_form import to_plain
 
 
@@ -38,7 +39,8 @@ class TargetResult:
 
 @dataclass(frozen=True)
 class DocumentResult:
-    """What one example shows: a document's targets with their weights, in CSV order."""
+    """A targets example as its views read it: the document's targets with their candidates'
+    weights, in the order the block lists them."""
 
     layout: ClassVar[Literal["targets"]] = "targets"
     """The layout, as a reading names its own (build/layouts.py looks it up)."""
@@ -55,37 +57,60 @@ class DocumentResult:
     """Doubts about the data that do not stop the example (targets re-reading different
     candidates), located in the CSV; part of the result so a cached example repeats them."""
 
-    # What every result record answers alike (ReadingResult has the same methods), so views
-    # ask the record instead of telling the layouts apart.
-
     def to_dict(self) -> dict[str, Any]:
+        """The targets layout's JSON view (``render/layout_renderers``: the ``plain`` form)."""
         return to_plain(self)
 
-    def section_sizes(self) -> list[int]:
-        """Values per section (a target: its candidates' scores), for the try view's limit."""
-        return [len(target.candidates) for target in self.targets]
 
-    def first_sections(self, sections: int) -> DocumentResult:
-        return replace(self, targets=self.targets[:sections])
+_last: tuple[ReadingResult, DocumentResult] | None = None
 
-    def shown_names(self) -> set[str]:
-        """Every name the example shows: targets, candidate tokens, named candidate groups."""
-        found = {target.target for target in self.targets}
-        for target in self.targets:
-            found.update(cand.token for cand in target.candidates)
-            found.update(name for name, _ in target.groups)
-        return found
 
-    def repeated_tokens(self) -> frozenset[str]:
-        """Tokens at more than one position, which labels tell apart as ``token@N``."""
-        positions: dict[str, set[int]] = {}
-        for target in self.targets:
-            if target.target_index is not None:
-                positions.setdefault(target.target, set()).add(target.target_index)
-            for cand in target.candidates:
-                if cand.index is not None:
-                    positions.setdefault(cand.token, set()).add(cand.index)
-        return frozenset(token for token, seen in positions.items() if len(seen) > 1)
+def document_of(result: ReadingResult) -> DocumentResult:
+    """The view of a targets example (one group per target, read by one softmax head). A page
+    asks several views of one example in a row, so the last one made is kept."""
+    global _last
+    last = _last
+    if last is not None and last[0] is result:
+        return last[1]
+    document = DocumentResult(
+        source=result.source,
+        csv_rows=result.csv_rows,
+        document=result.document or "",
+        document_rows=result.document_rows,
+        vector_columns=result.axis_names,
+        temperature=result.temperature,
+        baseline=result.groups[0].baseline if result.groups else (),
+        targets=tuple(_target(group) for group in result.groups),
+        warnings=result.warnings,
+    )
+    _last = (result, document)
+    return document
+
+
+def _target(group: GroupResult) -> TargetResult:
+    (head,) = group.heads
+    lines = group.lines
+    top = lines[head.top(1)[0]]
+    return TargetResult(
+        target=group.name,
+        target_index=group.index,
+        candidates=tuple(
+            map(
+                CandidateResult,
+                [line.token for line in lines],
+                [line.index for line in lines],
+                [line.role for line in lines],
+                head.values,
+                head.weights,
+                [line.vector for line in lines],
+            )
+        ),
+        context=head.context,
+        shift=head.shift,
+        top=top.token,
+        top_index=top.index,
+        groups=head.groups,
+    )
 
 
 CandidateKey = tuple[str, "int | None"]

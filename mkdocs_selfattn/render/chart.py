@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars, series_style
 from mkdocs_selfattn.render.chart_narrow import narrow_bars
 from mkdocs_selfattn.render.chart_svg import (
@@ -83,7 +82,7 @@ so that its values, upright at 14 units, stand apart in the book's 760-unit figu
 
 
 def render_chart(
-    result: DocumentResult | ReadingResult,
+    result: ReadingResult,
     labels: Labels,
     *,
     style: ChartStyle | None = None,
@@ -182,7 +181,7 @@ def _described(
 
 def chart_words(
     labels: Labels,
-    result: DocumentResult | ReadingResult,
+    result: ReadingResult,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
     title: str | None = None,

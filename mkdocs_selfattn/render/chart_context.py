@@ -10,10 +10,9 @@ before anything is drawn, so the block gets one clear message.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.errors import listing
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT, MAX_BARS
 from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars, series_style
@@ -33,15 +32,13 @@ from mkdocs_selfattn.render.labels import Labels, format_value
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
 
 
-def figure_problem(result: DocumentResult | ReadingResult, view: str) -> str | None:
+def figure_problem(result: ReadingResult, view: str) -> str | None:
     """Why ``view`` cannot be drawn for this result (None: it can)."""
     if view not in RENDERERS[result.layout].figures:
         return (
             f"the '{view}' view shows a queries: or heads: example; this one reads "
             f"{result.layout} (use 'chart' for its weights)"
         )
-    # The layouts that draw these figures are the reading layouts.
-    result = cast(ReadingResult, result)
     names = result.head_names
     if view == "separation_chart" and len(names) < 2:
         return (

@@ -5,10 +5,9 @@ once for every view, by the pipeline, before any of them renders."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
 
@@ -17,7 +16,7 @@ FIGURE_VIEWS = ("chart", "context_chart", "separation_chart", "context_space")
 
 def draw_figure(
     name: str,
-    result: DocumentResult | ReadingResult,
+    result: ReadingResult,
     labels: Labels,
     style: Any,
     number_format: str | None,
@@ -76,7 +75,7 @@ def draw_figure(
 
 def figure_texts(
     name: str,
-    result: DocumentResult | ReadingResult,
+    result: ReadingResult,
     labels: Labels,
     number_format: str | None,
     text: Mapping[str, str],
@@ -93,9 +92,9 @@ def figure_texts(
     return figure_words(name, _drawing(name, result), labels, number_format, text, title)
 
 
-def _drawing(name: str, result: DocumentResult | ReadingResult) -> ReadingResult:
-    """``result``, whose layout draws figure ``name``: the layouts that draw figures besides
-    ``chart`` are the reading layouts (the pipeline asked ``figure_problem`` first)."""
+def _drawing(name: str, result: ReadingResult) -> ReadingResult:
+    """``result``, once its layout is known to draw figure ``name`` (the pipeline asked
+    ``figure_problem`` first; a caller that did not gets an error, not a wrong figure)."""
     if name not in RENDERERS[result.layout].figures:
         raise ValueError(f"the {result.layout} layout does not draw {name!r}")
-    return cast(ReadingResult, result)
+    return result

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.core.readings import ReadingResult
-    from mkdocs_selfattn.core.results import DocumentResult
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ class Labels:
         """The CSV token, with its position when the token repeats."""
         return f"{token}@{index}" if index is not None and token in self.repeated else token
 
-    def for_result(self, result: DocumentResult | ReadingResult) -> Labels:
+    def for_result(self, result: ReadingResult) -> Labels:
         """These labels, knowing which tokens of ``result`` occur at more than one position."""
         return self._unambiguous(result.shown_names(), result.repeated_tokens())
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
+from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.render.chart_weights import Weights, reading_weights, target_weights
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
@@ -40,18 +40,37 @@ class LayoutRenderers:
     """(result, labels, words, *, top, number_format, page, said) → mermaid sources."""
     weights: Callable[[Any, Labels, str | None], Weights]
     """(result, labels, query) → the ``chart`` view's series over candidates."""
+    plain: Callable[[Any], dict[str, Any]]
+    """result → its JSON view (``run --format json`` and the file beside a page)."""
     figures: frozenset[str] = frozenset()
     """The figure views it draws besides ``chart`` (:mod:`figure_query` draws them)."""
 
 
 def _targets_variables(
-    result: DocumentResult,
+    result: ReadingResult,
     labels: Labels,
     top: int,
     csv_bytes: bytes | None,
     columns: Mapping[str, str] | None,
 ) -> dict[str, Any]:
-    return target_variables(result, labels, csv_bytes, columns)
+    return target_variables(document_of(result), labels, csv_bytes, columns)
+
+
+def _targets_mermaid(result: ReadingResult, labels: Labels, *args: Any, **kw: Any) -> list[str]:
+    return targets_mermaid(document_of(result), labels, *args, **kw)
+
+
+def _targets_weights(result: ReadingResult, labels: Labels, query: str | None) -> Weights:
+    return target_weights(document_of(result), labels, query)
+
+
+def _targets_plain(result: ReadingResult) -> dict[str, Any]:
+    """The targets' JSON keeps the document → targets → candidates form readers of it know."""
+    return document_of(result).to_dict()
+
+
+def _reading_plain(result: ReadingResult) -> dict[str, Any]:
+    return result.to_dict()
 
 
 def _reading_variables(
@@ -71,6 +90,7 @@ def _reading(template: str) -> LayoutRenderers:
         variables=_reading_variables,
         mermaid=reading_mermaid,
         weights=reading_weights,
+        plain=_reading_plain,
         figures=frozenset({"context_chart", "separation_chart", "context_space"}),
     )
 
@@ -79,8 +99,9 @@ RENDERERS: Mapping[str, LayoutRenderers] = {
     "targets": LayoutRenderers(
         template=TARGETS_TEMPLATE,
         variables=_targets_variables,
-        mermaid=targets_mermaid,
-        weights=target_weights,
+        mermaid=_targets_mermaid,
+        weights=_targets_weights,
+        plain=_targets_plain,
     ),
     "questions": _reading(QUESTIONS_TEMPLATE),
     "heads": _reading(HEADS_TEMPLATE),

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
 
@@ -37,7 +36,7 @@ DEFAULT_TEXT: Mapping[str, str] = {
 
 
 def mermaid_diagrams(
-    result: DocumentResult | ReadingResult,
+    result: ReadingResult,
     labels: Labels,
     *,
     top: int = 3,

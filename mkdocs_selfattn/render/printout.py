@@ -12,14 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
 from mkdocs_selfattn.render.template_env import fill
 
 
 def printout_variables(
-    result: DocumentResult | ReadingResult,
+    result: ReadingResult,
     labels: Labels | None = None,
     top: int = 3,
     csv_bytes: bytes | None = None,
@@ -31,7 +30,7 @@ def printout_variables(
 
 
 def render_printout(
-    result: DocumentResult | ReadingResult,
+    result: ReadingResult,
     labels: Labels | None = None,
     template: str | None = None,
     *,

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.escape import html_text
 
 
@@ -36,7 +35,7 @@ class Fit:
         return self.sections < self.all_sections
 
 
-def fit(result: DocumentResult | ReadingResult, limit: int) -> Fit:
+def fit(result: ReadingResult, limit: int) -> Fit:
     """The first whole sections whose values add up to at most ``limit``."""
     sizes = result.section_sizes()
     values = sections = 0
@@ -48,9 +47,7 @@ def fit(result: DocumentResult | ReadingResult, limit: int) -> Fit:
     return Fit(sections, len(sizes), values, sum(sizes), limit)
 
 
-def first_sections(
-    result: DocumentResult | ReadingResult, sections: int
-) -> DocumentResult | ReadingResult:
+def first_sections(result: ReadingResult, sections: int) -> ReadingResult:
     """The example with only its first ``sections`` (the rest of its record unchanged)."""
     return result.first_sections(sections)
 

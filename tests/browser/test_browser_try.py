@@ -27,9 +27,10 @@ import pytest
 from conftest import COURSE_CSV, Site, _QuietHandler, _Server, mkdocs_build, site_tab
 
 from mkdocs_selfattn.core.csv_read import parse_table
-from mkdocs_selfattn.core.document_results import compute_document
+from mkdocs_selfattn.core.document_results import compute_targets
 from mkdocs_selfattn.core.portable_exp import OVERFLOW, UNDERFLOW, exp_scalar
-from mkdocs_selfattn.core.results import DocumentResult
+from mkdocs_selfattn.core.readings import ReadingResult
+from mkdocs_selfattn.core.results import DocumentResult, document_of
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
 from mkdocs_selfattn.render.try_view import view_words
 
@@ -70,9 +71,9 @@ class Example:
         csv.writer(out, lineterminator="\n").writerows([self.header, *rows])
         return out.getvalue().encode()
 
-    def result(self, csv_bytes: bytes, temperature: float) -> DocumentResult:
+    def result(self, csv_bytes: bytes, temperature: float) -> ReadingResult:
         table = parse_table(csv_bytes, source="edited.csv")
-        return compute_document(
+        return compute_targets(
             table,
             self.document,
             targets=self.targets,
@@ -80,9 +81,13 @@ class Example:
             temperature=temperature,
         )
 
-    def expected(self, result: DocumentResult) -> dict[str, str]:
-        """What the page must show, keyed as the view's data-q cells are."""
-        labels = Labels(self.display).for_result(result)
+    def expected(
+        self, record: ReadingResult, result: DocumentResult | None = None
+    ) -> dict[str, str]:
+        """What the page must show, keyed as the view's data-q cells are: the record's numbers,
+        or ``result``'s (the same example read back from elsewhere) with the record's labels."""
+        labels = Labels(self.display).for_result(record)
+        result = document_of(record) if result is None else result
         words = view_words("zh", {})
         out: dict[str, str] = {}
         for g, target in enumerate(result.targets):
@@ -101,9 +106,9 @@ class Example:
             out[f"summary/{g}"] = " · " + " · ".join(parts)
         return out
 
-    def full_precision(self, result: DocumentResult) -> dict[str, float]:
+    def full_precision(self, record: ReadingResult) -> dict[str, float]:
         out: dict[str, float] = {}
-        for g, target in enumerate(result.targets):
+        for g, target in enumerate(document_of(record).targets):
             for i, cand in enumerate(target.candidates):
                 out[f"weight/{g}/0/{i}"] = cand.weight
             for a, v in enumerate(target.context):
@@ -360,11 +365,11 @@ def test_edits_match_the_core_and_the_downloaded_csv_runs(
         check=True,
     )
     from mkdocs_selfattn.core.record_form import from_plain
-    from mkdocs_selfattn.core.results import DocumentResult
 
     from_cli = from_plain(DocumentResult, json.loads(cli.stdout))
-    assert page.evaluate(READ) == MEMO.expected(from_cli)
-    assert from_cli.targets == MEMO.result(MEMO.edited(scores), t).targets
+    record = MEMO.result(MEMO.edited(scores), t)
+    assert page.evaluate(READ) == MEMO.expected(record, from_cli)
+    assert from_cli.targets == document_of(record).targets
 
     page.locator(".selfattn-try-reset").first.click()
     _check(page, MEMO, {}, 1.0)

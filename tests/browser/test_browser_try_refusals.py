@@ -33,7 +33,7 @@ from mkdocs_selfattn.blocks.spec import parse_block
 from mkdocs_selfattn.build.cache import Cache
 from mkdocs_selfattn.build.pipeline import Example, Pipeline, ResolvedFile, Settings
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
+from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.errors import SelfAttnError
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -229,8 +229,8 @@ def _expected(example: Example) -> dict[str, float]:
     """The core's numbers, keyed as the page's data attributes name them."""
     out: dict[str, float] = {}
     result = example.result
-    if isinstance(result, DocumentResult):
-        for g, target in enumerate(result.targets):
+    if result.layout == "targets":
+        for g, target in enumerate(document_of(result).targets):
             for i, cand in enumerate(target.candidates):
                 out[f"weight/{g}/0/{i}"] = cand.weight
             for a, v in enumerate(target.context):

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from typing import cast
 
 import pytest
-from figure_fixtures import render_mermaid
+from figure_fixtures import compute_document, render_mermaid
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -30,7 +30,8 @@ from mkdocs_selfattn.build.pipeline import Pipeline
 from mkdocs_selfattn.build.scheduler import PendingHtml
 from mkdocs_selfattn.build.settings import Settings
 from mkdocs_selfattn.core.csv_read import parse_table
-from mkdocs_selfattn.core.document_results import compute_document
+from mkdocs_selfattn.core.document_results import compute_targets
+from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.errors import BlockError, DataError, ScriptError
 from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.render.labels import Labels
@@ -333,8 +334,9 @@ def test_mixed_candidates_must_be_a_boolean() -> None:
 
 def test_an_exact_token_wins_over_another_tokens_label(tmp_path: Path) -> None:
     example = _example(tmp_path, TWO_TARGETS, "display: {a: b}\n")
-    weight_b = next(c.weight for c in example.result.targets[0].candidates if c.token == "b")
-    weight_a = next(c.weight for c in example.result.targets[0].candidates if c.token == "a")
+    first = document_of(example.result).targets[0]
+    weight_b = next(c.weight for c in first.candidates if c.token == "b")
+    weight_a = next(c.weight for c in first.candidates if c.token == "a")
     assert _inline(example, "weight t b") == repr(round(weight_b, 3))  # never a + b
     assert _inline(example, "weight t a") == repr(round(weight_a, 3))
 
@@ -466,10 +468,10 @@ def test_any_labels_name_one_token_or_are_refused(display: dict[str, str]) -> No
     first, else the one token with that label) or is refused; and figures never show two
     tokens under one name."""
     rows = [HEADER] + [f"m,t,{tok},r,{n},{n}" for n, tok in enumerate("abcd", start=1)]
-    result = compute_document(parse_table("\n".join(rows).encode(), source="p.csv"), "m")
+    result = compute_targets(parse_table("\n".join(rows).encode(), source="p.csv"), "m")
     labels = Labels(display).for_result(result)
     example = cast(Example, SimpleNamespace(result=result, labels=labels))
-    weights = {c.token: c.weight for c in result.targets[0].candidates}
+    weights = {c.token: c.weight for c in document_of(result).targets[0].candidates}
     for name in _NAMES:
         owners = [tok for tok in "abcd" if display.get(tok) == name]
         if name in weights:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from figure_fixtures import compute_document
 
 from mkdocs_selfattn.blocks.languages import language_problem
 from mkdocs_selfattn.blocks.markdown_scan import find_blocks
@@ -17,7 +18,8 @@ from mkdocs_selfattn.cli.starter import next_step
 from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.csv_read import parse_table
 from mkdocs_selfattn.core.data_checks import DataProblems, document_problems
-from mkdocs_selfattn.core.document_results import compute_document
+from mkdocs_selfattn.core.document_results import compute_targets
+from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.errors import BlockError, DataError, close_matches, did_you_mean
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.tables import render_compare, render_tables
@@ -175,17 +177,17 @@ def test_inspect_reports_uneven_targets_as_a_warning(tmp_path: Path) -> None:
 
 
 def test_a_group_labelled_like_a_token_is_told_apart() -> None:
-    result = compute_document(_table(TROPHY), "d", groups={"g": ["trophy", "fit"]})
+    result = compute_targets(_table(TROPHY), "d", groups={"g": ["trophy", "fit"]})
     labels = Labels({"trophy": "big", "g": "trophy"}).for_result(result)
     assert labels("g") == "trophy (g)"
     assert labels("trophy") == "big (trophy)"
-    compare = render_compare(result, labels)
+    compare = render_compare(document_of(result), labels)
     assert "| *trophy &#40;g&#41;* | 0.755 |" in compare  # markdown-escaped parentheses
-    assert " · trophy &#40;g&#41;&#58; 0.755" in render_tables(result, labels)
+    assert " · trophy &#40;g&#41;&#58; 0.755" in render_tables(document_of(result), labels)
 
 
 def test_a_group_labelled_like_another_group_is_told_apart() -> None:
-    result = compute_document(_table(TROPHY), "d", groups={"g": ["trophy"], "h": ["fit"]})
+    result = compute_targets(_table(TROPHY), "d", groups={"g": ["trophy"], "h": ["fit"]})
     labels = Labels({"g": "X", "h": "X"}).for_result(result)
     assert (labels("g"), labels("h")) == ("X (g)", "X (h)")
     plain = Labels({"g": "size"}).for_result(result)

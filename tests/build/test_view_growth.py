@@ -17,7 +17,7 @@ import pytest
 from figure_fixtures import render_mermaid
 
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
-from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
+from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.render.chart import chart_words
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
@@ -49,28 +49,23 @@ class Token(str):
 
 
 @dataclass(frozen=True)
-class CountedCandidate(CandidateResult):
-    __getattribute__ = _count
-
-
-@dataclass(frozen=True)
 class CountedLine(Line):
     __getattribute__ = _count
 
 
-def _targets(n: int) -> DocumentResult:
+def _targets(n: int) -> ReadingResult:
     """Two targets re-reading the same n candidates."""
-    weight = 1.0 / n
-    targets = []
+    weights = tuple(1.0 / n for _ in range(n))
+    groups = []
     for t in ("it", "fit"):
-        candidates = tuple(
-            CountedCandidate(Token(f"c{k}"), None, "r", float(k % 7), weight, (0.5, 0.25))
-            for k in range(n)
+        lines = tuple(CountedLine(Token(f"c{k}"), "r", k, (), (0.5, 0.25)) for k in range(n))
+        values = tuple(float(k % 7) for k in range(n))
+        head = HeadResult(
+            t, "score", False, values, weights, (0.5, 0.25), (0.0, 0.0), (("g", 0.5),)
         )
-        targets.append(
-            TargetResult(t, None, candidates, (0.5, 0.25), (0.0, 0.0), "c0", None, (("g", 0.5),))
-        )
-    return DocumentResult("x.csv", 2 * n, "d", 2 * n, ("a", "b"), 1.0, (0.5, 0.25), tuple(targets))
+        groups.append(GroupResult(t, lines, (0.5, 0.25), (head,), ((0.0,),)))
+    axes = (("a", ("a",)), ("b", ("b",)))
+    return ReadingResult("x.csv", "targets", 2 * n, "d", 2 * n, (), axes, 1.0, tuple(groups))
 
 
 def _questions(n: int) -> ReadingResult:
@@ -92,10 +87,10 @@ def _reads(build: Callable[[int], Any], view: Callable[[Any], object], n: int) -
 
 
 VIEWS: dict[str, tuple[Callable[[int], Any], Callable[[Any], object]]] = {
-    "compare": (_targets, lambda r: compare_table(r, Labels())),
+    "compare": (_targets, lambda r: compare_table(document_of(r), Labels())),
     "chart": (_targets, lambda r: RENDERERS[r.layout].weights(r, Labels(), None)),
     "chart (check)": (_targets, lambda r: chart_words(Labels(), r)),
-    "table": (_targets, lambda r: target_tables(r, Labels())),
+    "table": (_targets, lambda r: target_tables(document_of(r), Labels())),
     "mermaid": (_targets, lambda r: render_mermaid(r, Labels())),
     "questions compare": (_questions, lambda r: question_compare(r, Labels())),
     "questions table": (_questions, lambda r: question_tables(r, Labels())),

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from figure_fixtures import compute_document
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mkdocs_selfattn.core.attention import AttentionResults, compute
 from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.csv_read import parse_table, read_table
-from mkdocs_selfattn.core.document_results import compute_document
 from mkdocs_selfattn.core.portable_exp import exp_scalar
 from mkdocs_selfattn.core.results import DocumentResult, TargetResult
 from mkdocs_selfattn.errors import DataError

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from figure_fixtures import compute_document
 from hypothesis import example, given
 from hypothesis import strategies as st
 from sites import new_site, visible_text
@@ -29,7 +30,6 @@ from test_attention import (
 
 from mkdocs_selfattn.core.attention import compute
 from mkdocs_selfattn.core.csv_read import parse_table
-from mkdocs_selfattn.core.document_results import compute_document
 from mkdocs_selfattn.errors import DataError
 
 BIG = 1.7976931348623157e308

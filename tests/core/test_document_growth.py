@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from figure_fixtures import compute_document
+
 from mkdocs_selfattn.core.csv_read import parse_table
-from mkdocs_selfattn.core.document_results import compute_document
 
 COMPARED = [0]
 GROWTH_BOUND = 6.0

@@ -369,8 +369,9 @@ def test_questions_split_by_document_and_group_read_each_group_alone() -> None:
 
 
 def test_the_targets_layout_is_the_questions_layout_grouped_by_target() -> None:
+    from figure_fixtures import compute_document
+
     from mkdocs_selfattn.core.csv_read import parse_table
-    from mkdocs_selfattn.core.document_results import compute_document
 
     course = MANUAL_CSV.parent / "self-attention-safety-memo-candidates.csv"
     vectors = ("evidence_pack", "evidence_cap", "evidence_action")

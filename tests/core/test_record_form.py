@@ -18,24 +18,35 @@ from sites import COURSE_CSV, REPO, SEED_GROUPS, SEED_TARGETS
 
 from mkdocs_selfattn.build.pipeline import cached_result
 from mkdocs_selfattn.core.csv_read import read_table
-from mkdocs_selfattn.core.document_results import compute_document
+from mkdocs_selfattn.core.document_results import compute_targets
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.core.record_form import from_plain, payload, to_plain
-from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
+from mkdocs_selfattn.core.results import (
+    CandidateResult,
+    DocumentResult,
+    TargetResult,
+    document_of,
+)
 from mkdocs_selfattn.render.jsonout import render_json
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "json"
 INDEXED = REPO / "data" / "edge" / "index_columns_repeated_tokens.csv"
 
 
-def _seed() -> DocumentResult:
+def _seed() -> ReadingResult:
     table = read_table(str(COURSE_CSV), display_path="memo.csv")
     groups = {name: list(members) for name, members in SEED_GROUPS.items()}
-    return compute_document(table, "memo_cap_missing", targets=SEED_TARGETS, groups=groups)
+    return compute_targets(table, "memo_cap_missing", targets=SEED_TARGETS, groups=groups)
 
 
-def _indexed() -> DocumentResult:
-    return compute_document(read_table(str(INDEXED), display_path="indexed.csv"), "memo")
+def _indexed() -> ReadingResult:
+    return compute_targets(read_table(str(INDEXED), display_path="indexed.csv"), "memo")
+
+
+def _json_record(result: ReadingResult) -> DocumentResult | ReadingResult:
+    """The record a layout's JSON view is the form of: the targets' document view, else the
+    result itself."""
+    return document_of(result) if result.layout == "targets" else result
 
 
 RESULTS = {
@@ -57,10 +68,10 @@ def test_the_json_view_is_the_golden_one(name: str, update_goldens: bool) -> Non
 
 @pytest.mark.parametrize("name", list(RESULTS))
 def test_a_golden_loads_back_to_the_record(name: str) -> None:
-    result = RESULTS[name]()
+    record = _json_record(RESULTS[name]())
     plain = json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
-    loaded = from_plain(type(result), {**plain, "source": result.source})
-    assert loaded == result
+    loaded = from_plain(type(record), {**plain, "source": record.source})
+    assert loaded == record
 
 
 # ---------------------------------------------------------------------------------------------
@@ -97,7 +108,13 @@ DOCUMENTS = st.builds(
     warnings=st.lists(_TEXT, max_size=2).map(tuple),
 )
 _LINE = st.builds(
-    Line, _TEXT, _TEXT, st.integers(0, 10**9), st.lists(_TEXT, max_size=3).map(tuple), _VECTOR
+    Line,
+    _TEXT,
+    _TEXT,
+    st.integers(0, 10**9),
+    st.lists(_TEXT, max_size=3).map(tuple),
+    _VECTOR,
+    _INDEX,
 )
 _HEAD = st.builds(
     HeadResult, _TEXT, _TEXT, st.booleans(), _VECTOR, _VECTOR, _VECTOR, _VECTOR, _PAIRS, _VECTOR
@@ -109,11 +126,12 @@ _GROUP = st.builds(
     _VECTOR,
     st.lists(_HEAD, max_size=3).map(tuple),
     st.lists(_VECTOR, max_size=3).map(tuple),
+    _INDEX,
 )
 READINGS = st.builds(
     ReadingResult,
     source=_TEXT,
-    layout=st.sampled_from(["questions", "heads"]),
+    layout=st.sampled_from(["targets", "questions", "heads"]),
     csv_rows=st.integers(0, 10**9),
     document=st.none() | _TEXT,
     document_rows=st.integers(0, 10**9),
@@ -130,10 +148,8 @@ READINGS = st.builds(
 
 
 @settings(max_examples=200, deadline=None)
-@given(result=DOCUMENTS | READINGS)
-def test_the_cache_form_through_json_is_the_record_bit_for_bit(
-    result: DocumentResult | ReadingResult,
-) -> None:
+@given(result=READINGS)
+def test_the_cache_form_through_json_is_the_record_bit_for_bit(result: ReadingResult) -> None:
     stored = json.loads(json.dumps(payload(result)))
     loaded = cached_result(stored, result.layout)
     assert loaded == result
@@ -141,6 +157,25 @@ def test_the_cache_form_through_json_is_the_record_bit_for_bit(
     assert to_plain(result) == {
         k: v for k, v in payload(result).items() if k not in ("source", "warnings")
     }
+
+
+@settings(max_examples=100, deadline=None)
+@given(document=DOCUMENTS)
+def test_the_targets_json_form_loads_back_bit_for_bit(document: DocumentResult) -> None:
+    loaded = from_plain(DocumentResult, json.loads(json.dumps(to_plain(document))))
+    assert loaded == dataclasses.replace(document, source="", warnings=())
+
+
+def test_a_position_is_written_only_where_the_layout_has_one() -> None:
+    """A field whose default is None is left out while None: the indexed targets' lines carry
+    their positions, a reading's lines add nothing to their form."""
+    targets = payload(RESULTS["targets_indexed"]())
+    assert all("index" in group for group in targets["groups"])
+    assert all("index" in line for group in targets["groups"] for line in group["lines"])
+    for name in ("targets", "questions", "heads"):
+        plain = payload(RESULTS[name]())
+        assert not any("index" in group for group in plain["groups"]), name
+        assert not any("index" in line for g in plain["groups"] for line in g["lines"]), name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -194,14 +229,15 @@ def test_a_missing_field_with_a_default_takes_it() -> None:
 @pytest.mark.parametrize("name", list(RESULTS))
 def test_the_json_view_loads_back_without_its_source(name: str) -> None:
     result = RESULTS[name]()
-    loaded = from_plain(type(result), json.loads(render_json(result)))
-    assert loaded == dataclasses.replace(result, source="", warnings=())
+    record = _json_record(result)
+    loaded = from_plain(type(record), json.loads(render_json(result)))
+    assert loaded == dataclasses.replace(record, source="", warnings=())
 
 
 @pytest.mark.parametrize("number", ["Infinity", "-Infinity", "1e400", "1" + "0" * 400 + ".0"])
 def test_an_infinite_or_huge_whole_number_is_a_miss(number: str) -> None:
     plain = payload(RESULTS["targets_indexed"]())
-    plain["targets"][0]["candidates"][0]["index"] = json.loads(number)
+    plain["groups"][0]["lines"][0]["index"] = json.loads(number)
     assert cached_result(plain, "targets") is None
     plain = payload(RESULTS["heads"]())
     plain["csv_rows"] = json.loads(number)

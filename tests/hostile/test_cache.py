@@ -44,11 +44,11 @@ CACHE = ".cache/selfattn"
 def _printout() -> str:
     """What the course example prints, computed by the package (the script must match it)."""
     from mkdocs_selfattn.core.csv_read import parse_table
-    from mkdocs_selfattn.core.document_results import compute_document
+    from mkdocs_selfattn.core.document_results import compute_targets
     from mkdocs_selfattn.render.printout import render_printout
 
     table = parse_table(CSV.encode(), source="good.csv")
-    return render_printout(compute_document(table, "memo_cap_missing"))
+    return render_printout(compute_targets(table, "memo_cap_missing"))
 
 
 def make_project(root: Path, **options: Any) -> Project:

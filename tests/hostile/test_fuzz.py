@@ -491,7 +491,7 @@ def test_parse_table_structured(data: bytes) -> None:
 @FUZZ
 @given(csv_files())
 def test_compute_document_structured(data: bytes) -> None:
-    from mkdocs_selfattn.core.document_results import compute_document
+    from figure_fixtures import compute_document
 
     table = parse_or_error(data)
     if table is None:

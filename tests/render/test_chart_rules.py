@@ -21,7 +21,6 @@ from figure_fixtures import SVG, document
 from reading_fixtures import heads_reading, manual_reading, questions_reading, report_reading
 
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.chart import render_chart
 from mkdocs_selfattn.render.chart_context import render_context_chart, render_separation_chart
 from mkdocs_selfattn.render.chart_space import render_context_space
@@ -60,11 +59,11 @@ def _probe_heads() -> ReadingResult:
     )
 
 
-def _probe_targets() -> DocumentResult:
+def _probe_targets() -> ReadingResult:
     return document([f"target_{t}_{LONG}" for t in range(5)], [f"{LONG}_{i}" for i in range(6)])
 
 
-READINGS: dict[str, Callable[[], ReadingResult | DocumentResult]] = {
+READINGS: dict[str, Callable[[], ReadingResult]] = {
     "questions": manual_reading,
     "heads": report_reading,
     "targets": lambda: document(["it", "that"], [f"c{i}" for i in range(6)]),
@@ -95,7 +94,7 @@ CASES = [(layout, view) for layout in READINGS for view in VIEWS if _drawable(la
 
 
 @pytest.fixture(scope="module")
-def results() -> dict[str, ReadingResult | DocumentResult]:
+def results() -> dict[str, ReadingResult]:
     return {name: make() for name, make in READINGS.items()}
 
 
@@ -166,9 +165,7 @@ def _overlap(a: Any, b: Any, air: float = 0.0) -> bool:
     return bool(a.x0 < b.x1 - air and b.x0 < a.x1 - air and a.y0 < b.y1 - air and b.y0 < a.y1 - air)
 
 
-def _render(
-    view: str, layout: str, results: dict[str, ReadingResult | DocumentResult]
-) -> ChartOutput:
+def _render(view: str, layout: str, results: dict[str, ReadingResult]) -> ChartOutput:
     result = results[layout]
     title = "The weights every head gives, scenario by scenario, in the report"
     return VIEWS[view](result, Labels().for_result(result), title=title)
@@ -178,7 +175,7 @@ def _render(
 def test_the_wide_drawing_keeps_the_books_rules(
     layout: str,
     view: str,
-    results: dict[str, ReadingResult | DocumentResult],
+    results: dict[str, ReadingResult],
     saved: dict[str, Any],
 ) -> None:
     out = _render(view, layout, results)
@@ -257,7 +254,7 @@ def _measure() -> Callable[[str, float], float]:
 
 @pytest.mark.parametrize(("layout", "view"), CASES)
 def test_the_narrow_drawing_is_a_phone_layout(
-    layout: str, view: str, results: dict[str, ReadingResult | DocumentResult]
+    layout: str, view: str, results: dict[str, ReadingResult]
 ) -> None:
     out = _render(view, layout, results)
     root = ET.fromstring(out.narrow)
@@ -319,7 +316,7 @@ def contrast(a: str, b: str) -> float:
 
 @pytest.mark.parametrize(("layout", "view"), CASES)
 def test_every_fill_reads_on_light_and_dark_pages(
-    layout: str, view: str, results: dict[str, ReadingResult | DocumentResult]
+    layout: str, view: str, results: dict[str, ReadingResult]
 ) -> None:
     out = _render(view, layout, results)
     fills = set(re.findall(r"fill: (#[0-9a-f]{6})", out.svg))
@@ -346,7 +343,7 @@ def test_the_default_colours_keep_their_roles_and_contrast() -> None:
 
 
 def test_series_differ_by_more_than_their_fill(
-    results: dict[str, ReadingResult | DocumentResult],
+    results: dict[str, ReadingResult],
 ) -> None:
     out = _render("chart", "probe_targets", results)
     patterns = re.findall(r"<pattern\b", out.svg)
@@ -355,7 +352,7 @@ def test_series_differ_by_more_than_their_fill(
 
 
 def test_red_means_change_and_is_not_a_plain_series(
-    results: dict[str, ReadingResult | DocumentResult],
+    results: dict[str, ReadingResult],
 ) -> None:
     red = DEFAULT_COLORS[1]
     for layout in ("probe_targets", "probe_questions", "heads"):
@@ -365,7 +362,7 @@ def test_red_means_change_and_is_not_a_plain_series(
 
 @pytest.mark.parametrize("layout", ["heads", "probe_heads"])
 def test_coinciding_points_are_all_drawn_and_named(
-    layout: str, results: dict[str, ReadingResult | DocumentResult], saved: dict[str, Any]
+    layout: str, results: dict[str, ReadingResult], saved: dict[str, Any]
 ) -> None:
     result = results[layout]
     assert isinstance(result, ReadingResult)
@@ -408,7 +405,7 @@ def _lines_of(svg: str, prefix: str) -> dict[str, tuple[list[str], str | None]]:
 
 @pytest.mark.parametrize(("layout", "view"), [c for c in CASES if c[1] != "context_space"])
 def test_no_label_is_broken_mid_word(
-    layout: str, view: str, results: dict[str, ReadingResult | DocumentResult]
+    layout: str, view: str, results: dict[str, ReadingResult]
 ) -> None:
     out = _render(view, layout, results)
     for svg in (out.svg, out.narrow):
@@ -433,7 +430,7 @@ def test_decision_vs_condition_split_breaks_at_its_underscores() -> None:
 
 
 def test_page_words_name_and_describe_while_the_figure_keeps_its_own(
-    results: dict[str, ReadingResult | DocumentResult],
+    results: dict[str, ReadingResult],
 ) -> None:
     result = results["heads"]
     assert isinstance(result, ReadingResult)
@@ -457,7 +454,7 @@ def test_page_words_name_and_describe_while_the_figure_keeps_its_own(
 
 
 def test_a_block_title_is_drawn_in_the_figure_language_and_named_in_the_page_one(
-    results: dict[str, ReadingResult | DocumentResult],
+    results: dict[str, ReadingResult],
 ) -> None:
     for name in ("targets", "heads"):
         result = results[name]
@@ -482,7 +479,7 @@ def test_a_block_title_is_drawn_in_the_figure_language_and_named_in_the_page_one
 
 
 def test_the_overlap_check_can_fail(
-    results: dict[str, ReadingResult | DocumentResult],
+    results: dict[str, ReadingResult],
     saved: dict[str, Any],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
-from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.render.figure_text import ALL_ITEMS
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import DEFAULT_TEXT, mermaid_diagrams
@@ -25,13 +24,13 @@ def _normalised(values: list[float]) -> tuple[float, ...]:
     return tuple(v / total for v in values)
 
 
-def _target_document(tokens: list[str], weights: tuple[float, ...]) -> DocumentResult:
-    cands = tuple(
-        CandidateResult(token=t, index=None, role="r", score=0.0, weight=w, vector=(1.0,))
-        for t, w in zip(tokens, weights, strict=True)
+def _target_document(tokens: list[str], weights: tuple[float, ...]) -> ReadingResult:
+    lines = tuple(Line(t, "r", i, (), (1.0,)) for i, t in enumerate(tokens))
+    head = HeadResult("T", "score", False, (0.0,) * len(tokens), weights, (0.5,), (0.1,))
+    group = GroupResult("T", lines, (0.4,), (head,), ((0.0,),))
+    return ReadingResult(
+        "s", "targets", len(tokens), "D", len(tokens), (), (("v", ("v",)),), 1.0, (group,)
     )
-    target = TargetResult("T", None, cands, (0.5,), (0.1,), tokens[0], None, ())
-    return DocumentResult("s", len(tokens), "D", len(tokens), ("v",), 1.0, (0.4,), (target,))
 
 
 def _question_reading(tokens: list[str], weights: tuple[float, ...]) -> ReadingResult:

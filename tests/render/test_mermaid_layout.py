@@ -25,7 +25,6 @@ from reading_fixtures import (
 )
 
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.mermaid import mermaid_diagrams
 from mkdocs_selfattn.render.mermaid_nodes import (
@@ -95,7 +94,7 @@ def read(source: str) -> Graph:
     return Graph(source, boxes, edges)
 
 
-def _targets(labels: Labels) -> tuple[DocumentResult, Labels]:
+def _targets(labels: Labels) -> tuple[ReadingResult, Labels]:
     return document(FIVE_TARGETS, MEMO), labels
 
 
@@ -108,7 +107,7 @@ def _heads(labels: Labels) -> tuple[ReadingResult, Labels]:
     return heads_reading(HEADS_CSV.read_text(encoding="utf-8"), heads=four), labels
 
 
-PROBES: dict[str, Callable[[], tuple[DocumentResult | ReadingResult, Labels]]] = {
+PROBES: dict[str, Callable[[], tuple[ReadingResult, Labels]]] = {
     "chapter-targets": lambda: (document(["그것", "씌우지"], MEMO), Labels()),
     "chapter-questions": lambda: (manual_reading(), Labels()),
     "chapter-heads": lambda: (report_reading(), Labels(KO)),
@@ -119,7 +118,7 @@ PROBES: dict[str, Callable[[], tuple[DocumentResult | ReadingResult, Labels]]] =
 LANGUAGES = ["en", "ko", "zh"]
 
 
-def _graphs(probe: str, language: str) -> tuple[list[Graph], DocumentResult | ReadingResult]:
+def _graphs(probe: str, language: str) -> tuple[list[Graph], ReadingResult]:
     result, labels = PROBES[probe]()
     sources = mermaid_diagrams(result, labels, text=MERMAID[language])
     return [read(s) for s in sources], result
@@ -154,17 +153,13 @@ def test_every_diagram_fits_a_phone_at_11_px(probe: str, language: str) -> None:
     assert 16 * 343 / ((BUDGET_EM + 1) * 16) >= 11
 
 
-def _words(result: DocumentResult | ReadingResult, language: str) -> set[str]:
+def _words(result: ReadingResult, language: str) -> set[str]:
     """Every word a box may show, unbroken: tokens, names and the catalogue's words."""
     found: set[str] = set()
     texts: list[str] = list(MERMAID[language].values())
-    if isinstance(result, ReadingResult):
-        for group in result.groups:
-            texts += [group.name, *(h.name for h in group.heads)]
-            texts += [line.token for line in group.lines]
-    else:
-        texts += [t.target for t in result.targets]
-        texts += [c.token for t in result.targets for c in t.candidates]
+    for group in result.groups:
+        texts += [group.name, *(h.name for h in group.heads)]
+        texts += [line.token for line in group.lines]
     texts += list(KO.values())
     for text in texts:
         for word in re.split(r"[ _]", text.replace("{n}", "")):

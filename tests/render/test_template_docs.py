@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mkdocs_selfattn.build.inline import QUANTITIES
 from mkdocs_selfattn.build.inline_readings import HEAD_QUANTITIES, QUESTION_QUANTITIES
-from mkdocs_selfattn.core.results import DocumentResult
+from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.render import template_targets, template_vars
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
@@ -22,7 +22,7 @@ INLINE = (DOCS / "inline-values.md").read_text(encoding="utf-8")
 
 
 def test_every_top_level_variable_is_documented() -> None:
-    empty = DocumentResult("x", 0, "d", 0, (), 1.0, (), ())
+    empty = ReadingResult("x", "targets", 0, "d", 0, (), (), 1.0, ())
     names = {
         *printout_variables(empty),
         *printout_variables(manual_reading(), Labels()),

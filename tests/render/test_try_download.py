@@ -14,11 +14,11 @@ import io
 from typing import Any
 
 import pytest
+from figure_fixtures import compute_document
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mkdocs_selfattn.core.csv_read import parse_table
-from mkdocs_selfattn.core.document_results import compute_document
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import CsvText, field_spans, unquote, utf16_slice

@@ -20,6 +20,7 @@ from test_views_golden import HOSTILE, _load, _view, check_golden, project  # no
 
 from mkdocs_selfattn.blocks.markdown_scan import find_blocks
 from mkdocs_selfattn.blocks.spec import parse_block
+from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.try_csv import field_spans, utf16_slice
 from mkdocs_selfattn.render.try_view import WORDS, script_json
@@ -46,7 +47,7 @@ def test_try_view_golden(project: Path, update_goldens: bool) -> None:  # noqa: 
     assert isinstance(groups, list)
     assert len(groups) == 2
     # The initial numbers are the core's, bit for bit.
-    first = example.result.targets[0]
+    first = document_of(example.result).targets[0]
     head = groups[0]["heads"][0]
     assert head["initial"]["weights"] == [c.weight for c in first.candidates]
     assert head["values"] == [c.score for c in first.candidates]
@@ -210,8 +211,9 @@ def test_the_package_ships_the_assets() -> None:
 
 
 def test_score_cells_found_through_bom_crlf_quotes_and_astral_text() -> None:
+    from figure_fixtures import compute_document
+
     from mkdocs_selfattn.core.csv_read import parse_table
-    from mkdocs_selfattn.core.document_results import compute_document
     from mkdocs_selfattn.render.labels import Labels
     from mkdocs_selfattn.render.try_view import try_data
 
