@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from mkdocs_selfattn.build.inline_answer import Answer
-from mkdocs_selfattn.core.results import CandidateResult, TargetResult, document_of
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult
+from mkdocs_selfattn.core.results import target_head, top_line
 from mkdocs_selfattn.errors import BlockError, did_you_mean, listing
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels, py_list
@@ -30,45 +31,52 @@ class _Ask(Answer):
 
     def __init__(self, where: str, line: int, spec: str | None, example: Example) -> None:
         super().__init__(where, line, spec)
-        # The layout registry sends only targets examples here.
-        self.result = document_of(example.result)
+        self.result = example.result
         self.labels: Labels = example.labels
 
-    def target(self, text: str) -> TargetResult:
-        result, labels = self.result, self.labels
-        found = _pick(result.targets, text, labels, _target_key, self.fail, "target")
+    def target(self, text: str) -> GroupResult:
+        """The target (a group, at one position) ``text`` names."""
+        groups, labels = self.result.groups, self.labels
+        found = _pick(groups, text, labels, _target_key, self.fail, "target")
         if not found:
-            names = [labels.raw(t.target, t.target_index) for t in result.targets]
-            hint = did_you_mean(text, _names(result.targets, labels, _target_key))
+            names = [labels.raw(g.name, g.index) for g in groups]
+            hint = did_you_mean(text, _names(groups, labels, _target_key))
             raise self.fail(
                 f"target '{text}' is not shown by this example{hint}; targets: {listing(names)}"
             )
-        _single(found, text, self.fail, lambda t: t.target_index)
+        _single(found, text, self.fail, lambda g: g.index)
         return found[0]
 
     def column(self, name: str) -> int:
-        columns = self.result.vector_columns
+        columns = self.result.axis_names
         if name in columns:
             return columns.index(name)
         hint = did_you_mean(name, columns)
         raise self.fail(f"'{name}' is not a vector column{hint}; columns: {listing(columns)}")
 
 
-def _candidate_number(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
+def _candidate_number(
+    column: Callable[[HeadResult], tuple[float, ...]],
+) -> Callable[[_Ask, tuple[str, ...]], str]:
+    """A number of one candidate of one target: ``column`` picks it from the target's head."""
+
     def evaluate(ask: _Ask, args: tuple[str, ...]) -> str:
         tgt = ask.target(args[0])
-        labels = ask.labels
-        matches = _pick(tgt.candidates, args[1], labels, _candidate_key, ask.fail, "candidate")
+        labels, lines = ask.labels, tgt.lines
+
+        def key(i: int) -> tuple[str, int | None]:
+            return lines[i].token, lines[i].index
+
+        rows = range(len(lines))
+        matches = _pick(rows, args[1], labels, key, ask.fail, "candidate")
         if not matches:
-            names = listing([labels.raw(c.token, c.index) for c in tgt.candidates])
-            hint = did_you_mean(args[1], _names(tgt.candidates, labels, _candidate_key))
+            names = listing([labels.raw(line.token, line.index) for line in lines])
+            hint = did_you_mean(args[1], _names(rows, labels, key))
             raise ask.fail(
-                f"'{args[1]}' is not a candidate of target '{tgt.target}'{hint}; "
-                f"candidates: {names}"
+                f"'{args[1]}' is not a candidate of target '{tgt.name}'{hint}; candidates: {names}"
             )
-        _single(matches, args[1], ask.fail, lambda c: c.index)
-        value: float = getattr(matches[0], field)
-        return ask.number(value)
+        _single(matches, args[1], ask.fail, lambda i: lines[i].index)
+        return ask.number(column(target_head(tgt))[matches[0]])
 
     return evaluate
 
@@ -76,12 +84,12 @@ def _candidate_number(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
 def _top(ask: _Ask, args: tuple[str, ...]) -> str:
     if ask.spec is not None:
         raise ask.fail("'top' is a token, so a :FORMAT does not apply")
-    tgt = ask.target(args[0])
-    return md_text(ask.labels(tgt.top, tgt.top_index))
+    best = top_line(ask.target(args[0]))
+    return md_text(ask.labels(best.token, best.index))
 
 
 def _group(ask: _Ask, args: tuple[str, ...]) -> str:
-    groups = dict(ask.target(args[0]).groups)
+    groups = dict(target_head(ask.target(args[0])).groups)
     if args[1] not in groups:
         hint = did_you_mean(args[1], list(groups))
         raise ask.fail(f"no group '{args[1]}'{hint}; groups: {listing(groups) or 'none'}")
@@ -90,10 +98,12 @@ def _group(ask: _Ask, args: tuple[str, ...]) -> str:
 
 def _vector(field: str) -> Callable[[_Ask, tuple[str, ...]], str]:
     def evaluate(ask: _Ask, args: tuple[str, ...]) -> str:
+        vector: tuple[float, ...]
         if field == "baseline":
-            vector, rest = ask.result.baseline, args
+            groups = ask.result.groups
+            vector, rest = (groups[0].baseline if groups else ()), args
         else:
-            vector, rest = getattr(ask.target(args[0]), field), args[1:]
+            vector, rest = getattr(target_head(ask.target(args[0])), field), args[1:]
         if rest:
             return ask.number(vector[ask.column(rest[0])])
         if ask.spec is None:
@@ -121,8 +131,12 @@ class Quantity:
 
 
 QUANTITIES: dict[str, Quantity] = {
-    "weight": Quantity((2, 2), "weight TARGET CANDIDATE", _candidate_number("weight")),
-    "score": Quantity((2, 2), "score TARGET CANDIDATE", _candidate_number("score")),
+    "weight": Quantity(
+        (2, 2), "weight TARGET CANDIDATE", _candidate_number(lambda head: head.weights)
+    ),
+    "score": Quantity(
+        (2, 2), "score TARGET CANDIDATE", _candidate_number(lambda head: head.values)
+    ),
     "top": Quantity((1, 1), "top TARGET", _top),
     "group": Quantity((2, 2), "group TARGET NAME", _group),
     "context": Quantity((1, 2), "context TARGET [COLUMN]", _vector("context")),
@@ -153,12 +167,8 @@ def target_value(
     return quantity.evaluate(_Ask(where, line, spec, example), args)
 
 
-def _target_key(target: TargetResult) -> tuple[str, int | None]:
-    return target.target, target.target_index
-
-
-def _candidate_key(candidate: CandidateResult) -> tuple[str, int | None]:
-    return candidate.token, candidate.index
+def _target_key(target: GroupResult) -> tuple[str, int | None]:
+    return target.name, target.index
 
 
 def _pick(

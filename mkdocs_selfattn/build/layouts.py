@@ -20,7 +20,6 @@ from mkdocs_selfattn.build.inline_readings import reading_value
 from mkdocs_selfattn.build.inline_targets import target_value
 from mkdocs_selfattn.build.view_text import number_format, table_text
 from mkdocs_selfattn.core.readings import READING_KINDS, ReadingKind, ReadingResult
-from mkdocs_selfattn.core.results import document_of
 
 if TYPE_CHECKING:
     from mkdocs_selfattn.blocks.spec import ViewOptions
@@ -30,8 +29,10 @@ if TYPE_CHECKING:
 
 
 Tables = Callable[["ViewContext", "Example", "ViewOptions"], "list[Table]"]
+RunText = Callable[["Example", str], str]
+"""(example, ``markdown`` or ``text``) → what ``mkdocs-selfattn run`` prints."""
 TryData = Callable[
-    ["Example", Any, "ViewOptions", "str | None", "dict[str, str]"], "dict[str, Any]"
+    ["Example", ReadingResult, "ViewOptions", "str | None", "dict[str, str]"], "dict[str, Any]"
 ]
 
 
@@ -47,7 +48,7 @@ class Layout:
     compare: Tables
     try_data: TryData
     """The try view's data for a result (the example's, or the part the view keeps)."""
-    run_text: Callable[[Any, Example, Labels, str], str]
+    run_text: RunText
     """``mkdocs-selfattn run --format markdown|text``: tables, or the printout."""
     inline: Callable[[str, int, str | None, Example, str, tuple[str, ...]], str]
     """An inline value's text: (where, line, format, example, quantity, arguments)."""
@@ -57,28 +58,33 @@ def layout_of(result: Result) -> Layout:
     return LAYOUTS[result.layout]
 
 
+def _table_inputs(
+    pipeline: ViewContext, example: Example, view: ViewOptions
+) -> tuple[ReadingResult, Labels, str | None, dict[str, str]]:
+    """What every layout's tables are built from: the result, labels, format and words."""
+    result = example.result
+    words = table_text(pipeline, view, result.layout)
+    return result, example.labels, number_format(pipeline, view), words
+
+
 # -- targets ---------------------------------------------------------------------------------------
 
 
 def _target_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
     from mkdocs_selfattn.render.tables import target_tables
 
-    result = document_of(example.result)
-    words = table_text(pipeline, view, result.layout)
-    return target_tables(result, example.labels, number_format(pipeline, view), words)
+    return target_tables(*_table_inputs(pipeline, example, view))
 
 
 def _target_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
     from mkdocs_selfattn.render.tables import compare_table
 
-    result = document_of(example.result)
-    words = table_text(pipeline, view, result.layout)
-    return [compare_table(result, example.labels, number_format(pipeline, view), words)]
+    return [compare_table(*_table_inputs(pipeline, example, view))]
 
 
 def _target_try(
     example: Example,
-    result: Any,
+    result: ReadingResult,
     view: ViewOptions,
     number_format: str | None,
     text: dict[str, str],
@@ -86,12 +92,11 @@ def _target_try(
     from mkdocs_selfattn.render import try_view
 
     return try_view.try_data(
-        document_of(result),
+        result,
         example.labels,
         example.csv_bytes,
         source=example.csv.display,
         columns=example.spec.columns,
-        vectors=example.spec.vectors,
         groups=example.spec.groups,
         number_format=number_format,
         text=text,
@@ -101,57 +106,36 @@ def _target_try(
     )
 
 
-def _target_run_text(result: Any, example: Example, labels: Labels, fmt: str) -> str:
-    from mkdocs_selfattn.render.escape import md_escape
-    from mkdocs_selfattn.render.printout import render_printout
-    from mkdocs_selfattn.render.tables import render_compare, render_tables
-
-    if fmt == "text":
-        return render_printout(result, labels)
-    document = document_of(result)
-    tables = render_tables(document, labels, escape=md_escape)
-    return tables + "\n\n" + render_compare(document, labels, escape=md_escape) + "\n"
-
-
 # -- questions and heads (readings) ----------------------------------------------------------------
-
-
-def _reading(
-    pipeline: ViewContext, example: Example, view: ViewOptions
-) -> tuple[ReadingResult, Labels, str | None, dict[str, str]]:
-    """What every table of a reading is built from: the result, labels, format and words."""
-    result = example.result
-    words = table_text(pipeline, view, result.layout)
-    return result, example.labels, number_format(pipeline, view), words
 
 
 def _question_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
     from mkdocs_selfattn.render.reading_tables import question_tables
 
-    return question_tables(*_reading(pipeline, example, view), view.top)
+    return question_tables(*_table_inputs(pipeline, example, view), view.top)
 
 
 def _question_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
     from mkdocs_selfattn.render.reading_tables import question_compare
 
-    return question_compare(*_reading(pipeline, example, view), view.top)
+    return question_compare(*_table_inputs(pipeline, example, view), view.top)
 
 
 def _head_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
     from mkdocs_selfattn.render.reading_tables import head_tables
 
-    return head_tables(*_reading(pipeline, example, view), view.top)
+    return head_tables(*_table_inputs(pipeline, example, view), view.top)
 
 
 def _head_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
     from mkdocs_selfattn.render.reading_tables import head_compare
 
-    return head_compare(*_reading(pipeline, example, view))
+    return head_compare(*_table_inputs(pipeline, example, view))
 
 
 def _reading_try(
     example: Example,
-    result: Any,
+    result: ReadingResult,
     view: ViewOptions,
     number_format: str | None,
     text: dict[str, str],
@@ -173,34 +157,38 @@ def _reading_try(
     )
 
 
-def _question_run_text(result: Any, example: Example, labels: Labels, fmt: str) -> str:
+def _run_text(tables: Callable[[ReadingResult, Labels], list[Table]]) -> RunText:
+    """``run --format text`` prints the example's printout (its template's, as a page shows
+    it); ``--format markdown`` these tables, with the example's own labels (its ``display:``,
+    ``token@N`` where a token stands at several positions)."""
+
+    def run_text(example: Example, fmt: str) -> str:
+        if fmt == "text":
+            return example.printout
+        from mkdocs_selfattn.render.escape import md_escape
+        from mkdocs_selfattn.render.tables import to_markdown
+
+        return to_markdown(tables(example.result, example.labels), md_escape) + "\n"
+
+    return run_text
+
+
+def _target_all(result: ReadingResult, labels: Labels) -> list[Table]:
+    from mkdocs_selfattn.render.tables import compare_table, target_tables
+
+    return [*target_tables(result, labels), compare_table(result, labels)]
+
+
+def _question_all(result: ReadingResult, labels: Labels) -> list[Table]:
     from mkdocs_selfattn.render.reading_tables import question_compare, question_tables
 
-    return _reading_run_text(example, fmt, question_tables, question_compare)
+    return [*question_tables(result, labels), *question_compare(result, labels)]
 
 
-def _head_run_text(result: Any, example: Example, labels: Labels, fmt: str) -> str:
+def _head_all(result: ReadingResult, labels: Labels) -> list[Table]:
     from mkdocs_selfattn.render.reading_tables import head_compare, head_tables
 
-    return _reading_run_text(example, fmt, head_tables, head_compare)
-
-
-def _reading_run_text(
-    example: Example,
-    fmt: str,
-    tables: Callable[[ReadingResult, Labels], list[Table]],
-    compare: Callable[[ReadingResult, Labels], list[Table]],
-) -> str:
-    """The printout (the template's, as a page shows it) or the tables of a reading (the
-    example's own labels: its ``display:``)."""
-    if fmt == "text":
-        return example.printout
-    from mkdocs_selfattn.render.escape import md_escape
-    from mkdocs_selfattn.render.tables import to_markdown
-
-    result = example.result
-    found = [*tables(result, example.labels), *compare(result, example.labels)]
-    return to_markdown(found, md_escape) + "\n"
+    return [*head_tables(result, labels), *head_compare(result, labels)]
 
 
 LAYOUTS: dict[str, Layout] = {
@@ -210,7 +198,7 @@ LAYOUTS: dict[str, Layout] = {
         tables=_target_tables,
         compare=_target_compare,
         try_data=_target_try,
-        run_text=_target_run_text,
+        run_text=_run_text(_target_all),
         inline=target_value,
     ),
     "questions": Layout(
@@ -219,7 +207,7 @@ LAYOUTS: dict[str, Layout] = {
         tables=_question_tables,
         compare=_question_compare,
         try_data=_reading_try,
-        run_text=_question_run_text,
+        run_text=_run_text(_question_all),
         inline=reading_value,
     ),
     "heads": Layout(
@@ -228,7 +216,7 @@ LAYOUTS: dict[str, Layout] = {
         tables=_head_tables,
         compare=_head_compare,
         try_data=_reading_try,
-        run_text=_head_run_text,
+        run_text=_run_text(_head_all),
         inline=reading_value,
     ),
 }

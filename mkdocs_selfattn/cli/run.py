@@ -18,7 +18,6 @@ from mkdocs_selfattn.core.input_files import read_input
 from mkdocs_selfattn.errors import DataError, SelfAttnError
 from mkdocs_selfattn.render.escape import terminal_text
 from mkdocs_selfattn.render.jsonout import render_json
-from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.template_limits import MAX_TEMPLATE_BYTES
 
 if TYPE_CHECKING:
@@ -103,11 +102,10 @@ def run_command(args: argparse.Namespace) -> int:
         result = example.result
         for warning in result.warnings:  # the plugin's data checks: uneven targets
             print(f"mkdocs-selfattn: warning: {terminal_text(warning)}", file=sys.stderr)
-        labels = Labels(dict(args.display))
         if args.format == "json":
             text = render_json(result)
         elif args.format in ("markdown", "text"):
-            text = layout_of(result).run_text(result, example, labels, args.format)
+            text = layout_of(result).run_text(example, args.format)
         else:
             view = ViewOptions(show=(args.format,), top=args.top)
             pieces = pipeline.render(example, view, line=1).pieces

@@ -10,9 +10,9 @@ import numpy as np
 
 from mkdocs_selfattn.core.attention import AttentionResults, compute
 from mkdocs_selfattn.core.candidate_table import CandidateTable
-from mkdocs_selfattn.core.named_groups import check_named_groups
+from mkdocs_selfattn.core.named_groups import check_named_groups, document_code
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
-from mkdocs_selfattn.errors import DataError, did_you_mean, did_you_mean_each
+from mkdocs_selfattn.errors import DataError, did_you_mean_each
 from mkdocs_selfattn.errors import listing as _listing
 
 
@@ -30,14 +30,7 @@ def compute_targets(
     With ``check``, rows that would compute a meaningless number are refused and uneven targets
     warned about (see :mod:`mkdocs_selfattn.core.data_checks`); pages always check.
     """
-    if document not in table.documents:
-        raise DataError(
-            table.source,
-            f"document {document!r} not found{did_you_mean(document, table.documents)}; "
-            f"the file has {_listing(table.documents, quote=True)}",
-            key="document",
-        )
-    doc_code = table.documents.index(document)
+    doc_code = document_code(table.source, table.documents, document)
     part = table.subset(table.document_codes == doc_code)
     results = compute(part, temperature)
     warnings: tuple[str, ...] = ()

@@ -1,11 +1,29 @@
-"""The block's named candidate groups, checked against the rows an example reads: the one check
-every layout shares, so a wrong group reads the same in each."""
+"""The names a block gives, checked against the file: its ``document:`` and its named candidate
+groups. Every layout shares these checks, so a wrong name reads the same in each."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from mkdocs_selfattn.errors import DataError, did_you_mean_each, first_repeated, listing
+from mkdocs_selfattn.errors import (
+    DataError,
+    did_you_mean,
+    did_you_mean_each,
+    first_repeated,
+    listing,
+)
+
+
+def document_code(source: str, documents: Sequence[str], document: str) -> int:
+    """The code of ``document`` among the file's ``documents`` (in order of first appearance)."""
+    if document not in documents:
+        raise DataError(
+            source,
+            f"document {document!r} not found{did_you_mean(document, documents)}; "
+            f"the file has {listing(documents, quote=True)}",
+            key="document",
+        )
+    return list(documents).index(document)
 
 
 def check_named_groups(

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from mkdocs_selfattn.core.named_groups import check_named_groups
+from mkdocs_selfattn.core.named_groups import check_named_groups, document_code
 from mkdocs_selfattn.core.reading_engine import (
     ReadingArrays,
     compute_reading,
@@ -25,8 +25,7 @@ from mkdocs_selfattn.core.readings import (
     Line,
     ReadingResult,
 )
-from mkdocs_selfattn.errors import DataError, did_you_mean
-from mkdocs_selfattn.errors import listing as _listing
+from mkdocs_selfattn.errors import DataError
 
 _T = TypeVar("_T")
 
@@ -43,14 +42,8 @@ def compute_reading_result(
     """Only ``document``'s rows (the whole file without one), every group of them."""
     part = table
     if document is not None:
-        if document not in table.documents:
-            raise DataError(
-                table.source,
-                f"document {document!r} not found{did_you_mean(document, table.documents)}; "
-                f"the file has {_listing(table.documents, quote=True)}",
-                key="document",
-            )
-        part = table.subset(table.document_codes == table.documents.index(document))
+        code = document_code(table.source, table.documents, document)
+        part = table.subset(table.document_codes == code)
     named = dict(groups or {})
     _check_groups(part, document, named)
     given = READING_KINDS[layout].given

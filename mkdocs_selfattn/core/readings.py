@@ -7,8 +7,8 @@ contexts, baselines, shifts, top lines, named groups, differences from the refer
 separations follow from the weights. A targets example's group is one target (at one position,
 with index columns) read by one softmax head; a questions example's group is the whole file, a
 document or a scenario read by every question; a heads example's group is a scenario read by
-heads with given weights. The targets layout's views still read their document through
-:func:`~mkdocs_selfattn.core.results.document_of`.
+heads with given weights. What only the targets layout asks of these records (its one reader, its
+top candidate, its JSON form) is :mod:`~mkdocs_selfattn.core.results`'.
 """
 
 from __future__ import annotations

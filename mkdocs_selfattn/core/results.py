@@ -1,7 +1,8 @@
-"""A targets example as its views read it: the document → target → candidate view of the one
-record family (:mod:`~mkdocs_selfattn.core.readings`), made by :func:`document_of`. The engine,
-the cache and the workers carry the reading records; the targets layout's tables, printout
-variables, inline values, mermaid graph, weight chart, try view and JSON view read this view.
+"""The targets layout's part of the one record family (:mod:`~mkdocs_selfattn.core.readings`):
+its reader (:func:`target_head`) and top candidate (:func:`top_line`), the candidates × targets
+sums its compare table and weight chart share, and its published JSON form, the document →
+target → candidate records that :func:`document_of` makes (``run --format json`` and the file
+beside a page have always had this shape, and load back as these records).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.core.record_form import to_plain
 
 
@@ -39,8 +40,8 @@ class TargetResult:
 
 @dataclass(frozen=True)
 class DocumentResult:
-    """A targets example as its views read it: the document's targets with their candidates'
-    weights, in the order the block lists them."""
+    """A targets example's JSON form: the document's targets with their candidates' weights,
+    in the order the block lists them."""
 
     layout: ClassVar[Literal["targets"]] = "targets"
     """The layout, as a reading names its own (build/layouts.py looks it up)."""
@@ -62,17 +63,9 @@ class DocumentResult:
         return to_plain(self)
 
 
-_last: tuple[ReadingResult, DocumentResult] | None = None
-
-
 def document_of(result: ReadingResult) -> DocumentResult:
-    """The view of a targets example (one group per target, read by one softmax head). A page
-    asks several views of one example in a row, so the last one made is kept."""
-    global _last
-    last = _last
-    if last is not None and last[0] is result:
-        return last[1]
-    document = DocumentResult(
+    """The JSON form of a targets example (one group per target, read by one softmax head)."""
+    return DocumentResult(
         source=result.source,
         csv_rows=result.csv_rows,
         document=result.document or "",
@@ -83,14 +76,12 @@ def document_of(result: ReadingResult) -> DocumentResult:
         targets=tuple(_target(group) for group in result.groups),
         warnings=result.warnings,
     )
-    _last = (result, document)
-    return document
 
 
 def _target(group: GroupResult) -> TargetResult:
-    (head,) = group.heads
+    head = target_head(group)
     lines = group.lines
-    top = lines[head.top(1)[0]]
+    top = top_line(group)
     return TargetResult(
         target=group.name,
         target_index=group.index,
@@ -118,21 +109,33 @@ CandidateKey = tuple[str, "int | None"]
 
 
 def weights_by_candidate(
-    result: DocumentResult,
+    result: ReadingResult,
 ) -> tuple[list[CandidateKey], list[dict[CandidateKey, float]]]:
-    """Every candidate of the document in order of first appearance, and per target the summed
-    weight of each of its candidates (added left to right from 0, as ``sum()`` adds).
+    """Every candidate of a targets example in order of first appearance, and per target (a
+    group, read by its one head) the summed weight of each of its candidates (added left to
+    right from 0, as ``sum()`` adds).
 
     The compare table and the weight chart are candidates × targets: found by hashing, in one
     pass over the rows, so their cost grows with the rows, not with rows × candidates.
     """
     order: dict[CandidateKey, None] = {}
     per_target: list[dict[CandidateKey, float]] = []
-    for target in result.targets:
+    for group in result.groups:
         sums: dict[CandidateKey, float] = {}
-        for cand in target.candidates:
-            key = (cand.token, cand.index)
+        for line, weight in zip(group.lines, target_head(group).weights, strict=True):
+            key = (line.token, line.index)
             order.setdefault(key, None)
-            sums[key] = sums.get(key, 0) + cand.weight
+            sums[key] = sums.get(key, 0) + weight
         per_target.append(sums)
     return list(order), per_target
+
+
+def target_head(group: GroupResult) -> HeadResult:
+    """A target's one reader: the softmax over the score column."""
+    (head,) = group.heads
+    return head
+
+
+def top_line(group: GroupResult) -> Line:
+    """A target's top candidate: the largest weight, the first in CSV order on a tie."""
+    return group.lines[target_head(group).top(1)[0]]

@@ -11,15 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mkdocs_selfattn.core.readings import ReadingResult
-from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars, series_style
-from mkdocs_selfattn.render.chart_narrow import narrow_bars
+from mkdocs_selfattn.render.chart_bars import Bars, Series
+from mkdocs_selfattn.render.chart_narrow import draw_bar_chart
 from mkdocs_selfattn.render.chart_svg import (
     CHART_FORMAT,
     ChartOutput,
     ChartStyle,
-    Drawn,
     PrintableLabels,
-    draw_svg,
     printable,
 )
 from mkdocs_selfattn.render.chart_svg import (
@@ -142,19 +140,7 @@ def render_chart(
         said = None if page_title is None else printable(page_title)
         page = _described(page_data, kept, page_words, said)[1:3]
 
-    def draw(fig: object) -> Drawn:
-        dense = draw_bars(fig, bars, style)
-        return Drawn(
-            heading,
-            summary,
-            tooltips,
-            dense,
-            narrow=narrow_bars(bars, style, series_style),
-            heading_page=None if page is None else page[0],
-            summary_page=None if page is None else page[1],
-        )
-
-    return draw_svg(style, draw)
+    return draw_bar_chart(style, bars, heading, summary, tooltips, page)
 
 
 def _described(

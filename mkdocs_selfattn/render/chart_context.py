@@ -10,20 +10,17 @@ before anything is drawn, so the block gets one clear message.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
 from mkdocs_selfattn.errors import listing
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT, MAX_BARS
-from mkdocs_selfattn.render.chart_bars import Bars, Series, draw_bars, series_style
-from mkdocs_selfattn.render.chart_narrow import narrow_bars
+from mkdocs_selfattn.render.chart_bars import Bars, Series
+from mkdocs_selfattn.render.chart_narrow import draw_bar_chart
 from mkdocs_selfattn.render.chart_svg import (
     ChartOutput,
     ChartStyle,
-    Drawn,
     PrintableLabels,
     chart_words,
-    draw_svg,
     printable,
 )
 from mkdocs_selfattn.render.defaults import ROLE_CHANGE
@@ -251,19 +248,7 @@ def _bars(
         full=tuple(names),
     )
 
-    def draw(fig: Any) -> Drawn:
-        dense = draw_bars(fig, bars, style)
-        return Drawn(
-            heading,
-            summary,
-            tooltips,
-            dense,
-            narrow=narrow_bars(bars, style, series_style),
-            heading_page=None if page is None else page[0],
-            summary_page=None if page is None else page[1],
-        )
-
-    return draw_svg(style, draw)
+    return draw_bar_chart(style, bars, heading, summary, tooltips, page)
 
 
 def figure_words(

@@ -10,22 +10,22 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
+from mkdocs_selfattn.render.chart_bars import Bars, draw_bars, series_style
 from mkdocs_selfattn.render.chart_svg import (
     NARROW_SIZE,
     NARROW_TITLE_SIZE,
     NARROW_WIDTH,
     SENTINEL,
     TITLE_X,
+    ChartOutput,
     ChartStyle,
+    Drawn,
+    draw_svg,
     fmt,
 )
 from mkdocs_selfattn.render.defaults import ROLE_GUIDE, role_color
 from mkdocs_selfattn.render.figure_text import Measure, wrap
-
-if TYPE_CHECKING:
-    from mkdocs_selfattn.render.chart_bars import Bars
 
 PAD = 12.0
 """Units of air at the narrow drawing's edges."""
@@ -122,6 +122,32 @@ def heading_and_legend(
     if entries:
         y += row_h + 6
     return parts, y
+
+
+def draw_bar_chart(
+    style: ChartStyle,
+    bars: Bars,
+    heading: str,
+    summary: str,
+    tooltips: dict[str, str],
+    page: tuple[str, str] | None,
+) -> ChartOutput:
+    """Every bar chart's two drawings, the wide one and the phone's, with its accessible name
+    and description (``page``: those in the page's language, when it is not the figure's)."""
+
+    def draw(fig: object) -> Drawn:
+        dense = draw_bars(fig, bars, style)
+        return Drawn(
+            heading,
+            summary,
+            tooltips,
+            dense,
+            narrow=narrow_bars(bars, style, series_style),
+            heading_page=None if page is None else page[0],
+            summary_page=None if page is None else page[1],
+        )
+
+    return draw_svg(style, draw)
 
 
 def narrow_bars(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mkdocs_selfattn.core.readings import HeadResult, ReadingResult
-from mkdocs_selfattn.core.results import DocumentResult, weights_by_candidate
+from mkdocs_selfattn.core.results import weights_by_candidate
 from mkdocs_selfattn.render.figure_text import shorten
 from mkdocs_selfattn.render.labels import Labels
 
@@ -21,12 +21,12 @@ class Weights:
     """Per series, per candidate."""
 
 
-def target_weights(result: DocumentResult, labels: Labels, query: str | None = None) -> Weights:
+def target_weights(result: ReadingResult, labels: Labels, query: str | None = None) -> Weights:
     """One series per target over the document's candidates (``query`` does not apply)."""
     candidates, sums = weights_by_candidate(result)
     rows = [tuple(weights.get(c, 0.0) for c in candidates) for weights in sums]
     return Weights(
-        tuple(labels(t.target, t.target_index) for t in result.targets),
+        tuple(labels(g.name, g.index) for g in result.groups),
         tuple(labels(tok, idx) for tok, idx in candidates),
         tuple(rows),
     )

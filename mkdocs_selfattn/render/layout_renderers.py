@@ -53,15 +53,7 @@ def _targets_variables(
     csv_bytes: bytes | None,
     columns: Mapping[str, str] | None,
 ) -> dict[str, Any]:
-    return target_variables(document_of(result), labels, csv_bytes, columns)
-
-
-def _targets_mermaid(result: ReadingResult, labels: Labels, *args: Any, **kw: Any) -> list[str]:
-    return targets_mermaid(document_of(result), labels, *args, **kw)
-
-
-def _targets_weights(result: ReadingResult, labels: Labels, query: str | None) -> Weights:
-    return target_weights(document_of(result), labels, query)
+    return target_variables(result, labels, csv_bytes, columns)
 
 
 def _targets_plain(result: ReadingResult) -> dict[str, Any]:
@@ -99,8 +91,8 @@ RENDERERS: Mapping[str, LayoutRenderers] = {
     "targets": LayoutRenderers(
         template=TARGETS_TEMPLATE,
         variables=_targets_variables,
-        mermaid=_targets_mermaid,
-        weights=_targets_weights,
+        mermaid=targets_mermaid,
+        weights=target_weights,
         plain=_targets_plain,
     ),
     "questions": _reading(QUESTIONS_TEMPLATE),

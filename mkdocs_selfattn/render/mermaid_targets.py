@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mkdocs_selfattn.core.results import DocumentResult, TargetResult
+from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
+from mkdocs_selfattn.core.results import target_head
 from mkdocs_selfattn.render.figure_text import shorten
 from mkdocs_selfattn.render.labels import Labels, py_list
 from mkdocs_selfattn.render.mermaid_nodes import (
@@ -20,7 +21,7 @@ from mkdocs_selfattn.render.mermaid_nodes import (
 
 
 def targets_mermaid(
-    result: DocumentResult,
+    result: ReadingResult,
     labels: Labels,
     words: Mapping[str, str],
     *,
@@ -35,10 +36,10 @@ def targets_mermaid(
         return shorten(labels(token, index), NODE_WIDTH)
 
     heaviest: dict[tuple[str, int | None], float] = {}
-    for target in result.targets:
-        for cand in target.candidates:
-            key = (cand.token, cand.index)
-            heaviest[key] = max(heaviest.get(key, 0.0), cand.weight)
+    for group in result.groups:
+        for line, weight in zip(group.lines, target_head(group).weights, strict=True):
+            key = (line.token, line.index)
+            heaviest[key] = max(heaviest.get(key, 0.0), weight)
     candidates = list(heaviest)
     listed = member_items(
         len(candidates),
@@ -47,15 +48,15 @@ def targets_mermaid(
         words,
     )
 
-    def chain(target: TargetResult) -> Chain:
-        cands = target.candidates
+    def chain(group: GroupResult) -> Chain:
+        lines, head = group.lines, target_head(group)
         return Chain(
-            reader=[f"{words['target']}: {name(target.target, target.target_index)}"],
+            reader=[f"{words['target']}: {name(group.name, group.index)}"],
             weights=[
                 words["weights"],
                 *weight_items(
-                    lambda i: name(cands[i].token, cands[i].index),
-                    [c.weight for c in cands],
+                    lambda i: name(lines[i].token, lines[i].index),
+                    head.weights,
                     top,
                     words,
                     number_format,
@@ -63,19 +64,20 @@ def targets_mermaid(
             ],
             result=[
                 words["representation"],
-                py_list(target.context),
-                f"{words['shift']} {py_list(target.shift)}",
+                py_list(head.context),
+                f"{words['shift']} {py_list(head.shift)}",
             ],
-            said=said(target.target, target.target_index),
+            said=said(group.name, group.index),
         )
 
-    chains = [chain(target) for target in result.targets]
+    chains = [chain(group) for group in result.groups]
+    document = result.document or ""  # a targets example always names its document
 
     def inputs(diagram: Diagram, first: bool, wide: float) -> list[str]:
         if not first:
             return ["  " + diagram.node("cand", "input", [words["candidates"]], wide)]
         return [
-            "  " + diagram.node("doc", "input", [words["document"], name(result.document)], wide),
+            "  " + diagram.node("doc", "input", [words["document"], name(document)], wide),
             "  " + diagram.node("cand", "input", [words["candidates"], listed], wide),
             "  doc --> cand",
         ]
@@ -85,7 +87,7 @@ def targets_mermaid(
         inputs=inputs,
         source="cand",
         ids=("t", "w", "r"),
-        title=page["acc_targets"].replace("{document}", said(result.document)),
+        title=page["acc_targets"].replace("{document}", said(document)),
         page=page,
         what=page["target"],
     )

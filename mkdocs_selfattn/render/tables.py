@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mkdocs_selfattn.core.results import DocumentResult, TargetResult, weights_by_candidate
+from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
+from mkdocs_selfattn.core.results import target_head, top_line, weights_by_candidate
 from mkdocs_selfattn.render.escape import html_text, md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
 
@@ -60,7 +61,7 @@ def _token(labels: Labels, token: str, index: int | None = None, style: str = ""
 
 
 def target_tables(
-    result: DocumentResult,
+    result: ReadingResult,
     labels: Labels,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
@@ -72,44 +73,45 @@ def target_tables(
     """
     words = {**DEFAULT_TEXT, **(text or {})}
     tables = []
-    for target in result.targets:
-        tables.append(_target_table(result, target, labels, number_format, words))
+    for group in result.groups:
+        tables.append(_target_table(result, group, labels, number_format, words))
     return tables
 
 
 def _target_table(
-    result: DocumentResult,
-    target: TargetResult,
+    result: ReadingResult,
+    group: GroupResult,
     labels: Labels,
     number_format: str | None,
     words: Mapping[str, str],
 ) -> Table:
+    head, best = target_head(group), top_line(group)
     caption: list[Span] = [
         Span(words["target"] + " ", "strong"),
-        *_token(labels, target.target, target.target_index, "strong"),
+        *_token(labels, group.name, group.index, "strong"),
         Span(f" · {words['top']}: "),
-        *_token(labels, target.top, target.top_index),
+        *_token(labels, best.token, best.index),
     ]
-    top = (target.top, target.top_index)
+    top = (best.token, best.index)
     return reader_table(
         caption,
-        named_totals(target.groups, labels, number_format),
-        result.vector_columns,
+        named_totals(head.groups, labels, number_format),
+        result.axis_names,
         (
             ReaderRow(
-                _token(labels, cand.token, cand.index),
-                cand.role,
-                cand.score,
-                cand.weight,
-                (cand.token, cand.index) == top,
-                cand.vector,
+                _token(labels, line.token, line.index),
+                line.role,
+                score,
+                weight,
+                (line.token, line.index) == top,
+                line.vector,
             )
-            for cand in target.candidates
+            for line, score, weight in zip(group.lines, head.values, head.weights, strict=True)
         ),
         (
-            ("representation", target.context),
-            ("baseline", result.baseline),
-            ("shift", target.shift),
+            ("representation", head.context),
+            ("baseline", group.baseline),
+            ("shift", head.shift),
         ),
         words,
         number_format,
@@ -187,7 +189,7 @@ def other_rows(words: Mapping[str, str], count: int) -> Cell:
 
 
 def compare_table(
-    result: DocumentResult,
+    result: ReadingResult,
     labels: Labels,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
@@ -195,29 +197,30 @@ def compare_table(
     """Candidates × targets; each target's top weight in bold so the shift of focus shows."""
     words = {**DEFAULT_TEXT, **(text or {})}
     order, sums = weights_by_candidate(result)
+    targets = result.groups
     header = (
         _plain(words["candidate"]),
-        *(_token(labels, t.target, t.target_index) for t in result.targets),
+        *(_token(labels, g.name, g.index) for g in targets),
     )
+    tops = [(line.token, line.index) for line in map(top_line, targets)]
     rows: list[tuple[Cell, ...]] = []
     for key in order:
         row: list[Cell] = [_token(labels, *key)]
-        for target, summed in zip(result.targets, sums, strict=True):
+        for top, summed in zip(tops, sums, strict=True):
             if key not in summed:
                 row.append(_plain("–"))
                 continue
             value = format_value(summed[key], number_format)
-            if key == (target.top, target.top_index):
+            if key == top:
                 row.append((Span(value, "strong"), Span(" ▲")))
             else:
                 row.append(_plain(value))
         rows.append(tuple(row))
-    for name in [n for n, _ in result.targets[0].groups] if result.targets else []:
-        weights = (
-            _plain(format_value(dict(t.groups)[name], number_format)) for t in result.targets
-        )
+    named = [dict(target_head(g).groups) for g in targets]
+    for name in named[0] if named else []:
+        weights = (_plain(format_value(totals[name], number_format)) for totals in named)
         rows.append(((Span(labels(name), "em"),), *weights))
-    return Table(None, header, ("l", *("r" for _ in result.targets)), tuple(rows))
+    return Table(None, header, ("l", *("r" for _ in targets)), tuple(rows))
 
 
 def csv_table(
@@ -354,7 +357,7 @@ def to_html(tables: Sequence[Table]) -> str:
 
 
 def render_tables(
-    result: DocumentResult,
+    result: ReadingResult,
     labels: Labels,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,
@@ -365,7 +368,7 @@ def render_tables(
 
 
 def render_compare(
-    result: DocumentResult,
+    result: ReadingResult,
     labels: Labels,
     number_format: str | None = None,
     text: Mapping[str, str] | None = None,

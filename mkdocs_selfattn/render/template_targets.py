@@ -14,7 +14,8 @@ from typing import Any
 
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_rows import rows_where
-from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
+from mkdocs_selfattn.core.readings import GroupResult, Line, ReadingResult
+from mkdocs_selfattn.core.results import target_head, top_line
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.template_env import Cells, Described, Named
@@ -50,11 +51,11 @@ class TargetRows:
             rows.setdefault(key, row)
         return rows
 
-    def cells(self, target: TargetResult, cand: CandidateResult) -> Cells:
-        key = (target.target, target.target_index, cand.token, cand.index)
+    def cells(self, target: GroupResult, cand: Line) -> Cells:
+        key = (target.name, target.index, cand.token, cand.index)
         found = self._rows.get(key)
         if found is None:
-            raise ValueError(f"no CSV row of target '{target.target}', candidate '{cand.token}'")
+            raise ValueError(f"no CSV row of target '{target.name}', candidate '{cand.token}'")
         return found
 
 
@@ -77,15 +78,19 @@ class CandidateVars(Described):
     fields = ("token", "index", "display", "role", "score", "weight", "vector", "cells")
 
     def __init__(
-        self, cand: CandidateResult, target: TargetResult, labels: Labels, rows: TargetRows
+        self,
+        cand: Line,
+        numbers: tuple[float, float],
+        target: GroupResult,
+        labels: Labels,
+        rows: TargetRows,
     ) -> None:
         self._cand, self._target, self._rows = cand, target, rows
         self.token = cand.token
         self.index = cand.index
         self.display = labels(cand.token, cand.index)
         self.role = cand.role
-        self.score = cand.score
-        self.weight = cand.weight
+        self.score, self.weight = numbers
         self.vector = list(cand.vector)
 
     @cached_property
@@ -107,36 +112,45 @@ class TargetVars(Described):
         "groups",
     )
 
-    def __init__(self, target: TargetResult, labels: Labels, rows: TargetRows) -> None:
-        self.token = target.target
-        self.index = target.target_index
-        self.display = labels(target.target, target.target_index)
-        self.candidates = [CandidateVars(c, target, labels, rows) for c in target.candidates]
-        self.context = list(target.context)
+    def __init__(self, target: GroupResult, labels: Labels, rows: TargetRows) -> None:
+        head = target_head(target)
+        self.token = target.name
+        self.index = target.index
+        self.display = labels(target.name, target.index)
+        numbers = zip(head.values, head.weights, strict=True)
+        self.candidates = [
+            CandidateVars(line, pair, target, labels, rows)
+            for line, pair in zip(target.lines, numbers, strict=True)
+        ]
+        self.context = list(head.context)
         self.representation = self.context  # the name documented first, kept working
-        self.shift = list(target.shift)
-        self.groups = Named(target.groups)
-        top = [c for c in self.candidates if (c.token, c.index) == (target.top, target.top_index)]
-        bare = CandidateResult(target.top, target.top_index, "", 0.0, 0.0, ())
-        self.top = top[0] if top else CandidateVars(bare, target, labels, rows)
+        self.shift = list(head.shift)
+        self.groups = Named(head.groups)
+        best = top_line(target)
+        # The first candidate row of the top token (and position), as the printout names it.
+        self.top = next(
+            c for c in self.candidates if (c.token, c.index) == (best.token, best.index)
+        )
 
 
 def target_variables(
-    result: DocumentResult,
+    result: ReadingResult,
     labels: Labels,
     csv_bytes: bytes | None = None,
     columns: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The targets layout: a document's targets in CSV order."""
-    rows = TargetRows(csv_bytes, columns or {}, result.document)
+    document = result.document or ""  # a targets example always names its document
+    rows = TargetRows(csv_bytes, columns or {}, document)
+    groups = result.groups
     return {
         "layout": "targets",
         "source": result.source,
         "csv_rows": result.csv_rows,
-        "document": result.document,
+        "document": document,
         "document_rows": result.document_rows,
-        "vector_columns": list(result.vector_columns),
-        "baseline": list(result.baseline),
+        "vector_columns": list(result.axis_names),
+        "baseline": list(groups[0].baseline) if groups else [],
         "temperature": result.temperature,
-        "targets": [TargetVars(t, labels, rows) for t in result.targets],
+        "targets": [TargetVars(g, labels, rows) for g in groups],
     }

@@ -16,7 +16,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mkdocs_selfattn.core.results import DocumentResult, TargetResult
+from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
+from mkdocs_selfattn.core.results import target_head, top_line
 from mkdocs_selfattn.errors import BlockError, DataError
 from mkdocs_selfattn.render.defaults import (
     DEFAULT_COLORS,
@@ -171,13 +172,12 @@ def view_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
 
 
 def try_data(
-    result: DocumentResult,
+    result: ReadingResult,
     labels: Labels,
     csv_bytes: bytes,
     *,
     source: str,
     columns: Mapping[str, str],
-    vectors: tuple[str, ...] | None,
     groups: Mapping[str, tuple[str, ...]],
     number_format: str | None,
     text: Mapping[str, str],
@@ -187,20 +187,21 @@ def try_data(
 ) -> dict[str, Any]:
     """The engine's input for a targets example: one group per target, each read by one head."""
     csv_text = csv_bytes.decode("utf-8-sig")
-    cells = _score_cells(result, csv_bytes, csv_text, source, columns, vectors)
+    document = result.document or ""  # a targets example always names its document
+    cells = _score_cells(result, csv_bytes, csv_text, source, columns)
     return view_data(
         words=view_words(language, text),
         number_format=number_format,
         temperature=result.temperature,
-        columns=result.vector_columns,
+        columns=result.axis_names,
         top=1,
         named=named_data(groups, labels),
         sections=[
-            _group(target, labels, result.baseline, spans)
-            for target, spans in zip(result.targets, cells, strict=True)
+            _group(target, labels, spans)
+            for target, spans in zip(result.groups, cells, strict=True)
         ],
         csv=csv_data(csv_bytes, csv_text, csv_name, csv_href),
-        document=result.document,
+        document=document,
     )
 
 
@@ -273,17 +274,16 @@ def csv_data(
     }
 
 
-def _group(
-    target: TargetResult, labels: Labels, baseline: tuple[float, ...], spans: list[Span]
-) -> dict[str, Any]:
-    candidates = target.candidates
+def _group(target: GroupResult, labels: Labels, spans: list[Span]) -> dict[str, Any]:
+    candidates, head, best = target.lines, target_head(target), top_line(target)
+    # The first row of the top token (and position), as the tables mark it.
     top = next(
-        i for i, c in enumerate(candidates) if (c.token, c.index) == (target.top, target.top_index)
+        i for i, c in enumerate(candidates) if (c.token, c.index) == (best.token, best.index)
     )
     return {
-        "label": labels(target.target, target.target_index),
-        "raw": labels.raw(target.target, target.target_index),
-        "token": target.target,
+        "label": labels(target.name, target.index),
+        "raw": labels.raw(target.name, target.index),
+        "token": target.name,
         "rows": [
             {
                 "label": labels(c.token, c.index),
@@ -294,20 +294,20 @@ def _group(
             }
             for c in candidates
         ],
-        "baseline": list(baseline),
+        "baseline": list(target.baseline),
         "reference": None,
         "heads": [
             head_data(
                 "",
                 "softmax",
-                [c.score for c in candidates],
+                list(head.values),
                 spans,
                 {
-                    "weights": [c.weight for c in candidates],
-                    "context": list(target.context),
-                    "shift": list(target.shift),
+                    "weights": list(head.weights),
+                    "context": list(head.context),
+                    "shift": list(head.shift),
                     "top": [top],
-                    "named": [weight for _, weight in target.groups],
+                    "named": [weight for _, weight in head.groups],
                 },
             )
         ],
@@ -315,47 +315,28 @@ def _group(
 
 
 def _score_cells(
-    result: DocumentResult,
+    result: ReadingResult,
     csv_bytes: bytes,
     csv_text: str,
     source: str,
     columns: Mapping[str, str],
-    vectors: tuple[str, ...] | None,
 ) -> list[list[Span]]:
-    """Per target, the text span of each candidate's score cell, checked against the core."""
-    import numpy as np
-
+    """Per target, the text span of each candidate's score cell (at the row the core read it
+    from, its candidate cell checked too), checked against the core."""
     from mkdocs_selfattn.core.column_map import ColumnMap
-    from mkdocs_selfattn.core.csv_read import parse_table
 
     cols = ColumnMap.from_mapping(dict(columns), source=source)
-    table = parse_table(csv_bytes, source=source, columns=cols, vectors=vectors)
     header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
     score_at = header.index(cols.score)
     candidate_at = header.index(cols.candidate)
     cut = CsvText(csv_text)
-    # Each target's rows, found in one pass over the document (a mask per target would read
-    # the whole file once per target).
-    in_doc = np.flatnonzero(table.document_codes == table.documents.index(result.document))
-    codes = table.target_codes[in_doc].tolist()
-    indexes = table.target_index[in_doc].tolist() if table.target_index is not None else None
-    rows_of: dict[tuple[int, int | None], list[int]] = {}
-    for k, row in enumerate(in_doc.tolist()):
-        rows_of.setdefault((codes[k], None), []).append(row)
-        if indexes is not None:
-            rows_of.setdefault((codes[k], indexes[k]), []).append(row)
-    code_of = {name: code for code, name in enumerate(table.targets)}
     out: list[list[Span]] = []
-    for target in result.targets:
-        index = target.target_index if indexes is not None else None
-        rows = rows_of.get((code_of[target.target], index), [])
-        if len(rows) != len(target.candidates):
-            raise DataError(source, "the try view could not match the target's rows to the core")
+    for target in result.groups:
         spans: list[Span] = []
-        for row, cand in zip(rows, target.candidates, strict=True):
-            span = score_cell(cut, row, score_at, cand.score, [(candidate_at, cand.token)])
+        for line, score in zip(target.lines, target_head(target).values, strict=True):
+            span = score_cell(cut, line.row, score_at, score, [(candidate_at, line.token)])
             if span is None:
-                raise cell_error(source, csv_bytes, row, cols.score)
+                raise cell_error(source, csv_bytes, line.row, cols.score)
             spans.append(span)
         out.append(spans)
     return out

@@ -96,6 +96,33 @@ def test_no_module_branches_on_the_layout() -> None:
     assert found == {}
 
 
+JSON_FORM = {"DocumentResult", "TargetResult", "CandidateResult", "document_of"}
+"""The targets layout's published JSON form (core/results.py), which no view reads."""
+
+
+def _json_form_users(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.name in JSON_FORM
+    }
+
+
+def test_every_view_reads_the_one_record_family() -> None:
+    """Every engine makes ReadingResult and every view reads it; the targets' document →
+    target → candidate records are only their JSON form, made in one place (the renderers'
+    ``plain`` entry)."""
+    found = {
+        str(p.relative_to(PACKAGE)): names
+        for p in sorted(PACKAGE.rglob("*.py"))
+        if p.name != "results.py" and (names := _json_form_users(p))
+    }
+    assert found == {"render/layout_renderers.py": {"document_of"}}
+
+
 def test_the_branch_finder_finds_a_planted_branch(tmp_path: Path) -> None:
     planted = tmp_path / "planted.py"
     planted.write_text(
@@ -145,7 +172,6 @@ def examples() -> dict[str, Any]:
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
 def test_every_entry_fills_every_layout_view(name: str, examples: dict[str, Any]) -> None:
     from mkdocs_selfattn.blocks.spec import ViewOptions
-    from mkdocs_selfattn.render.labels import Labels
 
     pipeline, example = examples[name]
     layout = LAYOUTS[name]
@@ -157,9 +183,9 @@ def test_every_entry_fills_every_layout_view(name: str, examples: dict[str, Any]
         assert all(table.rows for table in tables), (name, build)
     data = layout.try_data(example, example.result, view, None, {})
     assert data["words"], name
-    markdown = layout.run_text(example.result, example, Labels(), "markdown")
+    markdown = layout.run_text(example, "markdown")
     assert markdown.lstrip().startswith("|") or "\n|" in markdown, name
-    assert layout.run_text(example.result, example, Labels(), "text").strip(), name
+    assert layout.run_text(example, "text") == example.printout, name
     rows = layout.inline("where", 1, None, example, "csv_rows", ())
     assert rows == str(example.result.csv_rows), name
     # The views ask the same entry: each renders through the pipeline without a problem.

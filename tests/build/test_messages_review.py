@@ -19,7 +19,6 @@ from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.csv_read import parse_table
 from mkdocs_selfattn.core.data_checks import DataProblems, document_problems
 from mkdocs_selfattn.core.document_results import compute_targets
-from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.errors import BlockError, DataError, close_matches, did_you_mean
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.tables import render_compare, render_tables
@@ -181,9 +180,9 @@ def test_a_group_labelled_like_a_token_is_told_apart() -> None:
     labels = Labels({"trophy": "big", "g": "trophy"}).for_result(result)
     assert labels("g") == "trophy (g)"
     assert labels("trophy") == "big (trophy)"
-    compare = render_compare(document_of(result), labels)
+    compare = render_compare(result, labels)
     assert "| *trophy &#40;g&#41;* | 0.755 |" in compare  # markdown-escaped parentheses
-    assert " · trophy &#40;g&#41;&#58; 0.755" in render_tables(document_of(result), labels)
+    assert " · trophy &#40;g&#41;&#58; 0.755" in render_tables(result, labels)
 
 
 def test_a_group_labelled_like_another_group_is_told_apart() -> None:

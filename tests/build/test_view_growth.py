@@ -17,7 +17,6 @@ import pytest
 from figure_fixtures import render_mermaid
 
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
-from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.render.chart import chart_words
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
@@ -87,10 +86,10 @@ def _reads(build: Callable[[int], Any], view: Callable[[Any], object], n: int) -
 
 
 VIEWS: dict[str, tuple[Callable[[int], Any], Callable[[Any], object]]] = {
-    "compare": (_targets, lambda r: compare_table(document_of(r), Labels())),
+    "compare": (_targets, lambda r: compare_table(r, Labels())),
     "chart": (_targets, lambda r: RENDERERS[r.layout].weights(r, Labels(), None)),
     "chart (check)": (_targets, lambda r: chart_words(Labels(), r)),
-    "table": (_targets, lambda r: target_tables(document_of(r), Labels())),
+    "table": (_targets, lambda r: target_tables(r, Labels())),
     "mermaid": (_targets, lambda r: render_mermaid(r, Labels())),
     "questions compare": (_questions, lambda r: question_compare(r, Labels())),
     "questions table": (_questions, lambda r: question_tables(r, Labels())),

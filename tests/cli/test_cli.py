@@ -174,6 +174,32 @@ def test_json_carries_positions_with_index_columns(capsys: pytest.CaptureFixture
     assert [c["index"] for c in data["targets"][0]["candidates"]] == [0, 1, 2, 5]
 
 
+@pytest.mark.parametrize("fmt", ["markdown", "text"])
+def test_a_token_at_two_positions_is_told_apart_as_on_the_page(
+    fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every layout's tables and printout use the example's labels: a targets token at two
+    positions is ``token@N`` in the terminal too, as on the page."""
+    code, out, _ = run(capsys, "run", INDEXED, "--document", "memo", "--format", fmt)
+    assert code == 0
+    assert "그것@2" in out
+    assert "그것@5" in out
+
+
+def test_a_template_prints_a_targets_example_too(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    template = tmp_path / "t.j2"
+    template.write_text(
+        "{% for t in targets %}{{ t.display }} -> {{ t.top.display }}\n{% endfor %}",
+        encoding="utf-8",
+    )
+    args = ("--document", "memo", "--format", "text", "--template", str(template))
+    code, out, _ = run(capsys, "run", INDEXED, *args)
+    assert code == 0
+    assert out == "그것@2 -> 그것@2\n그것@5 -> 그것@2\n"
+
+
 def test_markdown_format(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         capsys, "run", COURSE, "--document", "memo_cap_missing", "--format", "markdown"

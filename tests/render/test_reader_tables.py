@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from figure_fixtures import engine_record
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,7 +59,7 @@ def test_a_target_and_a_question_over_the_same_rows_have_the_same_table(
     reading = ReadingResult(
         "s", "questions", len(rows), None, len(rows), (), (("v", ("v",)),), 1.0, (group,)
     )
-    as_target = target_tables(document, Labels(), fmt, WORDS)
+    as_target = target_tables(engine_record(document), Labels(), fmt, WORDS)
     as_question = question_tables(reading, Labels(), fmt, WORDS)
     assert to_markdown(as_target) == to_markdown(as_question)
     assert to_html(as_target) == to_html(as_question)

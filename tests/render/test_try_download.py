@@ -14,11 +14,11 @@ import io
 from typing import Any
 
 import pytest
-from figure_fixtures import compute_document
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mkdocs_selfattn.core.csv_read import parse_table
+from mkdocs_selfattn.core.document_results import compute_targets
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import CsvText, field_spans, unquote, utf16_slice
@@ -109,14 +109,13 @@ def csv_files(draw: st.DrawFn) -> tuple[bytes, list[list[str]]]:
 
 
 def _try_data(data: bytes, document: str = "d") -> dict[str, Any]:
-    result = compute_document(parse_table(data, source="x.csv"), document)
+    result = compute_targets(parse_table(data, source="x.csv"), document)
     return try_data(
         result,
         Labels(),
         data,
         source="x.csv",
         columns={},
-        vectors=None,
         groups={},
         number_format=None,
         text={},
@@ -233,7 +232,7 @@ def test_a_cell_that_does_not_read_back_is_refused_not_guessed() -> None:
     from mkdocs_selfattn.render.try_view import _score_cells
 
     data = b"document_id,target_token,candidate_token,candidate_role,v,score\nd,it,a,r,1,2\n"
-    result = compute_document(parse_table(data, source="x.csv"), "d")
+    result = compute_targets(parse_table(data, source="x.csv"), "d")
     forged = data.replace(b",2\n", b",3\n")
     with pytest.raises(DataError, match="could not find this row's 'score' cell"):
-        _score_cells(result, data, forged.decode(), "x.csv", {}, None)
+        _score_cells(result, data, forged.decode(), "x.csv", {})

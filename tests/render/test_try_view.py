@@ -211,9 +211,8 @@ def test_the_package_ships_the_assets() -> None:
 
 
 def test_score_cells_found_through_bom_crlf_quotes_and_astral_text() -> None:
-    from figure_fixtures import compute_document
-
     from mkdocs_selfattn.core.csv_read import parse_table
+    from mkdocs_selfattn.core.document_results import compute_targets
     from mkdocs_selfattn.render.labels import Labels
     from mkdocs_selfattn.render.try_view import try_data
 
@@ -224,14 +223,13 @@ def test_score_cells_found_through_bom_crlf_quotes_and_astral_text() -> None:
         'd,"it, 😀","b\r\nline",r,2.0, 1e0\r\n'
         "e,x,c,r,3.0,0.5\r\n"
     ).encode()
-    result = compute_document(parse_table(data, source="x.csv"), "d")
+    result = compute_targets(parse_table(data, source="x.csv"), "d")
     out = try_data(
         result,
         Labels(),
         data,
         source="x.csv",
         columns={},
-        vectors=None,
         groups={},
         number_format=None,
         text={},
