@@ -19,7 +19,8 @@ import numpy as np
 from mkdocs_selfattn.core import csv_front, csv_size
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_read import parse_table
-from mkdocs_selfattn.core.reading_table import ReadingTable, parse_reading
+from mkdocs_selfattn.core.reading_table import parse_reading
+from mkdocs_selfattn.core.table import Names, Table
 from mkdocs_selfattn.core.table_cells import ArrowCells, ListCells
 from mkdocs_selfattn.errors import DataError
 
@@ -93,6 +94,8 @@ def fields(table: Any) -> dict[str, Any]:
             value = (value.dtype.str, value.shape, value.tobytes())
         elif isinstance(value, ArrowCells | ListCells):
             value = (value.num_rows, table.row_cells())
+        elif isinstance(value, Names):
+            value = fields(value)
         out[f.name] = value
     return out
 
@@ -109,7 +112,7 @@ def both(layout: str, data: bytes) -> tuple[bool, Any]:
         assert small[1] == arrow[1]
     else:
         assert fields(small[1]) == fields(arrow[1])
-        if isinstance(small[1], ReadingTable):
+        if isinstance(small[1], Table) and small[1].cells is not None:
             assert isinstance(small[1].cells, ListCells if kept else ArrowCells)
             assert isinstance(arrow[1].cells, ArrowCells)
             for name in small[1].header:

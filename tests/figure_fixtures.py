@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
-from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.document_results import compute_targets
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.core.results import DocumentResult, document_of
+from mkdocs_selfattn.core.table import Table
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -124,7 +124,7 @@ def engine_record(document: DocumentResult) -> ReadingResult:
     )
 
 
-def compute_document(table: CandidateTable, document: str, **options: Any) -> DocumentResult:
+def compute_document(table: Table, document: str, **options: Any) -> DocumentResult:
     """The targets engine's record of ``document`` as the targets views read it (tests that
     check the document → target → candidate numbers)."""
     return document_of(compute_targets(table, document, **options))

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from mkdocs_selfattn.cli.inspect_layouts import Header, choose_layout, read_header
 from mkdocs_selfattn.cli.inspect_reading import ReadingContents, describe_reading, inspect_reading
 from mkdocs_selfattn.cli.pasted_block import ID_PATTERN, count, scalar, word
-from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_read import read_table
 from mkdocs_selfattn.core.data_checks import DataProblems, document_problems
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.render.escape import terminal_text
 
 
@@ -41,7 +41,7 @@ class CsvContents:
     rows: int
     columns: Mapping[str, str]
     """Only the roles mapped on the command line (the block's ``columns:``)."""
-    table: CandidateTable
+    table: Table
     documents: tuple[Document, ...]
     header: tuple[str, ...]
     vectors: tuple[str, ...] | None = None
@@ -87,7 +87,7 @@ def _vectors(header: Header, mapping: ColumnMap) -> tuple[str, ...] | None:
     return tuple(numeric)
 
 
-def _documents(table: CandidateTable) -> tuple[Document, ...]:
+def _documents(table: Table) -> tuple[Document, ...]:
     """Documents, targets and candidates in the order their first row comes in the file."""
     order: dict[str, dict[str, list[str]]] = {}
     rows: dict[str, int] = {}
@@ -95,7 +95,7 @@ def _documents(table: CandidateTable) -> tuple[Document, ...]:
     for row in range(table.n_rows):
         doc = table.documents[int(table.document_codes[row])]
         target = _token(table, row, target=True)
-        tokens[target] = table.targets[int(table.target_codes[row])]
+        tokens[target] = table.groups[int(table.group_codes[row])]
         candidate = _token(table, row, target=False)
         rows[doc] = rows.get(doc, 0) + 1
         # Every row as it is: a repeated candidate shows twice (and is reported), never merged.
@@ -110,13 +110,13 @@ def _documents(table: CandidateTable) -> tuple[Document, ...]:
     )
 
 
-def _token(table: CandidateTable, row: int, *, target: bool) -> str:
+def _token(table: Table, row: int, *, target: bool) -> str:
     if target:
-        name = table.targets[int(table.target_codes[row])]
-        index = table.target_index
+        name = table.groups[int(table.group_codes[row])]
+        index = table.group_index
     else:
-        name = table.candidates[int(table.candidate_codes[row])]
-        index = table.candidate_index
+        name = table.encoded.token(row)
+        index = table.encoded.candidate_index
     # With position columns a block names a repeated token as token@position.
     return name if index is None else f"{name}@{int(index[row])}"
 
@@ -131,10 +131,10 @@ def describe(contents: CsvContents | ReadingContents) -> str:
 
 def _describe_targets(contents: CsvContents) -> list[str]:
     table = contents.table
-    cols = table.columns
+    cols = ColumnMap.from_mapping(contents.columns, source=contents.path)
     role_names = ColumnMap.keys()
     roles = {getattr(cols, role): role for role in role_names}
-    roles |= dict.fromkeys(table.vector_columns, "vector")
+    roles |= dict.fromkeys(table.columns.axis_names, "vector")
     lines = [
         f"{contents.path}: {count(contents.rows, 'row')}, "
         f"{count(len(contents.documents), 'document')}",

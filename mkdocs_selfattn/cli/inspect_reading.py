@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 from mkdocs_selfattn.cli.inspect_layouts import Header, LayoutNeed, column_names
 from mkdocs_selfattn.cli.pasted_block import ID_PATTERN, count, scalar, word
 from mkdocs_selfattn.core.input_files import read_input
-from mkdocs_selfattn.core.reading_table import DEFAULT_COLUMNS, ReadingTable, parse_reading
+from mkdocs_selfattn.core.reading_table import DEFAULT_COLUMNS, parse_reading
 from mkdocs_selfattn.core.readings import READING_KINDS, Layout
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import DataError
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class ReadingPlan:
 class ReadingContents:
     path: str
     plan: ReadingPlan
-    table: ReadingTable
+    table: Table
     header: Header
     others: tuple[str, ...]
     """Other layouts the header fits (``--layout`` picks one)."""

@@ -16,18 +16,13 @@ import math
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from mkdocs_selfattn.core.arrays import PARALLEL_ROWS, FloatArray, IntArray, run_now
 from mkdocs_selfattn.core.attention_fast import first_group_rows, identity_order, whole_group_runs
-from mkdocs_selfattn.core.candidate_table import (
-    PARALLEL_ROWS,
-    CandidateTable,
-    FloatArray,
-    IntArray,
-    run_now,
-)
 from mkdocs_selfattn.core.float_range import (
     checked_shift,
     means_in_range,
@@ -44,39 +39,184 @@ from mkdocs_selfattn.core.row_keys import (
     first_occurrences,
     group_keys,
 )
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import DataError
 
 Submit = Callable[..., Future[Any]]
 
 
 @dataclass(frozen=True, eq=False)
-class AttentionResults:
-    """Results for every group of ``table``.
+class Readings:
+    """Every group of ``table`` read by each of its readers: what the one engine gives every
+    layout. ``order`` lists table rows group by group (CSV order inside a group); ``starts`` and
+    ``sizes`` cut it into groups, numbered in order of first appearance in the file."""
 
-    ``order`` lists table rows group by group (CSV order inside a group); ``starts``/``sizes`` cut
-    it into groups, which are numbered in order of first appearance in the file.
-    """
-
-    table: CandidateTable
+    table: Table
     temperature: float
     order: IntArray
     starts: IntArray
     sizes: IntArray
-    group_document: IntArray
-    group_target: IntArray
-    group_target_index: IntArray | None
     weights: FloatArray
-    """Per table row (not per ``order`` position)."""
-    context: FloatArray
+    """(readers × rows), per table row (not per ``order`` position)."""
+    contexts: FloatArray
+    """(groups × readers × axes): each reader's weighted sum of each group's vectors."""
     baseline: FloatArray
-    """Per document code: mean vector of the document's distinct candidates."""
-    shift: FloatArray
-    top_row: IntArray
-    """Per group: the table row with the largest weight, the first in CSV order on ties."""
+    """(baselines × axes): the plain means the layout measures shifts from."""
+    baseline_of: IntArray
+    """Per group, its row of ``baseline`` (a targets document's groups share one)."""
+    top_rows: IntArray
+    """(readers × groups): the table row with the largest weight, the first in CSV order on ties."""
 
     @property
     def n_groups(self) -> int:
         return int(self.starts.shape[0])
+
+    def rows(self, group: int) -> IntArray:
+        start = int(self.starts[group])
+        return self.order[start : start + int(self.sizes[group])]
+
+    def first_rows(self) -> IntArray:
+        """Each group's first table row."""
+        return self.order[self.starts]
+
+
+Baseline = Callable[[Table, "Segments"], tuple[FloatArray, IntArray]]
+"""A layout's baseline rule: the (baselines × axes) means and, per group, which one it reads."""
+
+Prepare = Callable[[int, FloatArray, "Segments"], FloatArray]
+"""Reader ``j``'s column → the values it weighs, checked per group (given weights must sum
+to 1, or are divided by their sum where the block asks)."""
+
+
+def attend(
+    table: Table,
+    weigh: Weigh,
+    baseline: Baseline,
+    *,
+    temperature: float = 1.0,
+    prepare: Prepare | None = None,
+) -> Readings:
+    """The engine of every layout: ``table``'s rows cut into groups, each group read by each
+    reader (a column of :attr:`Table.values`) through ``weigh``, and the layout's baselines.
+
+    Every sum runs left to right in CSV order, exactly like Python's ``sum()`` in the chapter's
+    script, so the core and the script agree to the last bit rather than merely to the printed
+    digits. (numpy's own reductions sum pairwise, which rounds differently.) It also makes a
+    group's numbers depend on its own rows only: the whole file and one document agree exactly.
+    """
+    cut = segment(table_groups(table))
+    n_readers, n_rows = table.values.shape[1], table.n_rows
+    weights = np.empty((n_readers, n_rows), dtype=np.float64)
+    contexts = np.empty((cut.n_groups, n_readers, table.vectors.shape[1]), dtype=np.float64)
+    top_rows = np.empty((n_readers, cut.n_groups), dtype=np.int64)
+    # On a large table the baselines (which need no weights) and half of the groups run on
+    # worker threads; numpy releases the GIL inside each array operation.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        submit: Submit = pool.submit if n_rows >= PARALLEL_ROWS else run_now
+        pending = submit(baseline, table, cut)
+        for j in range(n_readers):
+            values = np.ascontiguousarray(table.values[:, j])
+            if prepare is not None:
+                values = prepare(j, values, cut)
+            out = (weights[j], contexts[:, j, :], top_rows[j])
+            read_groups(cut, values, table.vectors, weigh, submit, out=out)
+        means, baseline_of = pending.result()
+    return Readings(
+        table=table,
+        temperature=temperature,
+        order=cut.row_order(),
+        starts=cut.starts,
+        sizes=cut.sizes,
+        weights=weights,
+        contexts=contexts,
+        baseline=means,
+        baseline_of=baseline_of,
+        top_rows=top_rows,
+    )
+
+
+def group_means(table: Table, cut: Segments) -> tuple[FloatArray, IntArray]:
+    """The readings' baseline: each group's plain mean of its own rows' vectors."""
+    group_of_row = cut.group_of_row
+    counts = cut.sizes.astype(np.float64)
+    means = np.empty((cut.n_groups, table.vectors.shape[1]), dtype=np.float64)
+    for a in range(table.vectors.shape[1]):
+        means[:, a] = means_in_range(group_of_row, table.vectors[:, a], counts)
+    return means, np.arange(cut.n_groups, dtype=np.int64)
+
+
+def document_candidate_means(table: Table, cut: Segments) -> tuple[FloatArray, IntArray]:
+    """The targets' baseline: per document, the plain mean of its distinct candidates (first
+    occurrence of each), which every target of the document shares."""
+    group_document = table.document_codes[cut.first_rows()].astype(np.int64)
+    return _baselines(table, cut.uniform), group_document
+
+
+@dataclass(frozen=True, eq=False)
+class AttentionResults:
+    """A targets table's :class:`Readings` in its own terms: one softmax reader (the score
+    column), a baseline per document, each group's target, and the shifts checked in range."""
+
+    readings: Readings
+    shift: FloatArray
+
+    @property
+    def table(self) -> Table:
+        return self.readings.table
+
+    @property
+    def temperature(self) -> float:
+        return self.readings.temperature
+
+    @property
+    def order(self) -> IntArray:
+        return self.readings.order
+
+    @property
+    def starts(self) -> IntArray:
+        return self.readings.starts
+
+    @property
+    def sizes(self) -> IntArray:
+        return self.readings.sizes
+
+    @property
+    def n_groups(self) -> int:
+        return self.readings.n_groups
+
+    @property
+    def weights(self) -> FloatArray:
+        """Per table row."""
+        weights: FloatArray = self.readings.weights[0]
+        return weights
+
+    @property
+    def context(self) -> FloatArray:
+        return self.readings.contexts[:, 0, :]
+
+    @property
+    def baseline(self) -> FloatArray:
+        """Per document code: mean vector of the document's distinct candidates."""
+        return self.readings.baseline
+
+    @property
+    def group_document(self) -> IntArray:
+        return self.readings.baseline_of
+
+    @property
+    def top_row(self) -> IntArray:
+        """Per group: the table row with the largest weight, the first in CSV order on ties."""
+        top_row: IntArray = self.readings.top_rows[0]
+        return top_row
+
+    @property
+    def group_target(self) -> IntArray:
+        return self.table.group_codes[self.readings.first_rows()].astype(np.int64)
+
+    @property
+    def group_target_index(self) -> IntArray | None:
+        index = self.table.group_index
+        return None if index is None else index[self.readings.first_rows()]
 
 
 def checked_temperature(temperature: float, source: str) -> float:
@@ -87,46 +227,17 @@ def checked_temperature(temperature: float, source: str) -> float:
     return value
 
 
-def compute(table: CandidateTable, temperature: float = 1.0) -> AttentionResults:
-    """Weights, contexts, baselines, shifts and tops for every group at once.
-
-    Every sum runs left to right in CSV order, exactly like Python's ``sum()`` in the chapter's
-    script, so the core and the script agree to the last bit rather than merely to the printed
-    digits. (numpy's own reductions sum pairwise, which rounds differently.) It also makes a
-    group's numbers depend on its own rows only: the whole file and one document agree exactly.
-    """
+def compute(table: Table, temperature: float = 1.0) -> AttentionResults:
+    """The targets layout through the engine: each target's softmax of the score column, the
+    document's distinct candidates as its baseline, and every shift checked in range."""
     temperature = checked_temperature(temperature, table.source)
-    groups = target_groups(table)
-    cut = segment(groups)
-
-    # On a large table the baselines (which need no weights) and half of the groups run on
-    # worker threads; numpy releases the GIL inside each array operation.
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        submit: Submit = pool.submit if table.n_rows >= PARALLEL_ROWS else run_now
-        pending = submit(_baselines, table, cut.uniform)
-        weights, context, top_row = read_groups(
-            cut, table.scores, table.vectors, softmax(temperature), submit
-        )
-        baseline = pending.result()
-
-    first_rows = cut.first_rows()
-    group_document = table.document_codes[first_rows].astype(np.int64)
-    shift = checked_shift(table, context, baseline[group_document], first_rows)
-    return AttentionResults(
-        table=table,
-        temperature=temperature,
-        order=cut.row_order(groups),
-        starts=cut.starts,
-        sizes=cut.sizes,
-        group_document=group_document,
-        group_target=table.target_codes[first_rows].astype(np.int64),
-        group_target_index=None if table.target_index is None else table.target_index[first_rows],
-        weights=weights,
-        context=context,
-        baseline=baseline,
-        shift=shift,
-        top_row=top_row,
+    readings = attend(
+        table, softmax(temperature), document_candidate_means, temperature=temperature
     )
+    first_rows = readings.first_rows()
+    baseline = readings.baseline[readings.baseline_of]
+    shift = checked_shift(table, readings.contexts[:, 0, :], baseline, first_rows)
+    return AttentionResults(readings, shift)
 
 
 Weigh = Callable[[FloatArray, "FloatArray | None"], FloatArray]
@@ -159,6 +270,7 @@ def read_groups(
     vectors: FloatArray,
     weigh: Weigh,
     submit: Submit = run_now,
+    out: tuple[FloatArray, FloatArray, IntArray] | None = None,
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """One reader over every group: per-row weights, per-group weighted sums of ``vectors`` and
     top rows. This is the engine every layout goes through (a target's softmax, a question's, a
@@ -167,13 +279,18 @@ def read_groups(
     Groups of one size are computed together as the rows of a matrix, so the number of numpy
     passes grows with the number of distinct sizes, not of groups. Every step works row by row
     (group by group), so splitting the groups between threads cannot change a single bit.
+    ``out``: arrays to write the weights, weighted sums and top rows into.
     """
     order, starts, sizes, uniform = cut.order, cut.starts, cut.sizes, cut.uniform
     n_groups = int(starts.shape[0])
     dims = vectors.shape[1]
-    weights = np.empty(values.shape[0], dtype=np.float64)
-    context = np.empty((n_groups, dims), dtype=np.float64)
-    top_row = np.empty(n_groups, dtype=np.int64)
+    if out is None:
+        out = (
+            np.empty(values.shape[0], dtype=np.float64),
+            np.empty((n_groups, dims), dtype=np.float64),
+            np.empty(n_groups, dtype=np.int64),
+        )
+    weights, context, top_row = out
     if uniform is not None:
         scores = values.reshape(n_groups, uniform)
         grouped = vectors.reshape(n_groups, uniform, dims)
@@ -260,13 +377,15 @@ def _left_to_right_weighted_sums(weights: FloatArray, vectors: FloatArray) -> Fl
     return products[:, -1, :]
 
 
-def target_groups(table: CandidateTable) -> RowGroups:
-    """A target is the group its rows are read in (with index columns, a target position)."""
+def table_groups(table: Table) -> RowGroups:
+    """The group each row is read in: its group cell within its document (a targets file's
+    target, with its position where index columns give one; a reading's group, or its document,
+    or the whole file)."""
     return RowGroups(
         document_codes=table.document_codes,
-        group_codes=table.target_codes,
-        n_group_names=len(table.targets),
-        group_index=table.target_index,
+        group_codes=table.group_codes,
+        n_group_names=len(table.groups),
+        group_index=table.group_index,
         row_numbers=table.row_numbers,
     )
 
@@ -284,6 +403,7 @@ class Segments:
     uniform: int | None
     """The one size of every group, when the file lists each group's rows together: then the
     table reshapes into a (groups × candidates) matrix and nothing needs gathering."""
+    groups: RowGroups
 
     @property
     def n_groups(self) -> int:
@@ -293,16 +413,18 @@ class Segments:
         """Each group's first table row."""
         return self.starts if self.order is None else self.order[self.starts]
 
-    def row_order(self, groups: RowGroups) -> IntArray:
+    def row_order(self) -> IntArray:
         """``order``, spelled out when the rows are already grouped (then the table's own row
         numbers where they are 0..n-1, shared rather than copied)."""
-        return identity_order(groups) if self.order is None else self.order
+        return identity_order(self.groups) if self.order is None else self.order
 
-    def group_of_row(self, groups: RowGroups) -> IntArray:
-        """Per table row, the number of its group."""
-        out = np.empty(groups.n_rows, dtype=np.int64)
+    @cached_property
+    def group_of_row(self) -> IntArray:
+        """Per table row, the number of its group (made once: the baseline and every reader's
+        given-weight check read it)."""
+        out = np.empty(self.groups.n_rows, dtype=np.int64)
         numbers = np.arange(self.n_groups, dtype=np.int64)
-        out[self.row_order(groups)] = np.repeat(numbers, self.sizes)
+        out[self.row_order()] = np.repeat(numbers, self.sizes)
         return out
 
 
@@ -321,25 +443,26 @@ def segment(groups: RowGroups) -> Segments:
         sizes = counts.astype(np.int64)
     distinct = distinct_sizes(sizes)
     uniform = distinct[0] if order is None and len(distinct) == 1 else None
-    return Segments(order, starts, sizes, distinct, uniform)
+    return Segments(order, starts, sizes, distinct, uniform, groups)
 
 
-def _baselines(table: CandidateTable, uniform: int | None = None) -> FloatArray:
+def _baselines(table: Table, uniform: int | None = None) -> FloatArray:
     """Plain mean of each document's distinct candidates (first occurrence of each).
 
     ``bincount`` adds its weights in row order starting from 0, which is the script's ``sum()``.
     """
+    names = table.encoded
     is_first = None
     if uniform is not None:
-        candidate_keys: AnyInts = table.candidate_codes
-        if table.candidate_index is not None:
-            candidate_keys = combine(candidate_keys, table.candidate_index)
+        candidate_keys: AnyInts = names.candidate_codes
+        if names.candidate_index is not None:
+            candidate_keys = combine(candidate_keys, names.candidate_index)
         is_first = first_group_rows(table, candidate_keys, uniform)
     if is_first is None:
-        keys = np.multiply(table.document_codes, max(len(table.candidates), 1), dtype=np.int64)
-        keys += table.candidate_codes
-        if table.candidate_index is not None:
-            keys = combine(keys, table.candidate_index)
+        keys = np.multiply(table.document_codes, max(len(names.candidates), 1), dtype=np.int64)
+        keys += names.candidate_codes
+        if names.candidate_index is not None:
+            keys = combine(keys, names.candidate_index)
         is_first = first_occurrences(keys)
     docs = table.document_codes[is_first]
     n_docs = len(table.documents)

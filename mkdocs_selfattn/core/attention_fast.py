@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from mkdocs_selfattn.core.candidate_table import CandidateTable, IntArray
+from mkdocs_selfattn.core.arrays import IntArray
 from mkdocs_selfattn.core.row_keys import AnyInts, RowGroups, all_distinct, group_keys
+from mkdocs_selfattn.core.table import Table
 
 
 def identity_order(groups: RowGroups) -> IntArray:
@@ -51,7 +52,7 @@ def whole_group_runs(groups: RowGroups) -> IntArray | None:
 
 
 def first_group_rows(
-    table: CandidateTable, candidate_keys: AnyInts, size: int
+    table: Table, candidate_keys: AnyInts, size: int
 ) -> npt.NDArray[np.bool_] | None:
     """First occurrences without hashing every row, when the layout allows it; else None.
 

@@ -9,10 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from mkdocs_selfattn.core.candidate_table import (
-    FloatArray,
-    IntArray,
-)
+from mkdocs_selfattn.core.arrays import FloatArray, IntArray
 
 
 def arrow_read(data: bytes, header: list[str], types: dict[str, Any], wanted: list[str]) -> Any:

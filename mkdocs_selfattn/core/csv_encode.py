@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mkdocs_selfattn.core.candidate_table import CodeArray, IntArray
+from mkdocs_selfattn.core.arrays import CodeArray, IntArray
 
 
 def encode(column: Any) -> tuple[tuple[str, ...], CodeArray]:

@@ -21,14 +21,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mkdocs_selfattn.core import csv_size, csv_small
+from mkdocs_selfattn.core.arrays import PARALLEL_ROWS, CodeArray, FloatArray, IntArray, run_now
 from mkdocs_selfattn.core.arrow_extra import arrow_missing, needs_arrow
-from mkdocs_selfattn.core.candidate_table import (
-    PARALLEL_ROWS,
-    CodeArray,
-    FloatArray,
-    IntArray,
-    run_now,
-)
 from mkdocs_selfattn.core.csv_arrow import arrow_read, copy_floats, int_column
 from mkdocs_selfattn.core.csv_encode import encode
 from mkdocs_selfattn.core.table_cells import ArrowCells, Cells, ListCells

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from mkdocs_selfattn.core.candidate_table import CodeArray
+from mkdocs_selfattn.core.arrays import CodeArray
 from mkdocs_selfattn.core.csv_diagnose import row_line
 from mkdocs_selfattn.core.hidden_text import (
     SUSPECT,

@@ -14,13 +14,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_diagnose import diagnose, without_bom
 from mkdocs_selfattn.core.csv_front import ReadPlan, read_parts
 from mkdocs_selfattn.core.csv_header import BLANK, read_header
 from mkdocs_selfattn.core.csv_hidden import refuse_hidden_names
 from mkdocs_selfattn.core.input_files import read_input
+from mkdocs_selfattn.core.table import Names, Table, TableColumns
 from mkdocs_selfattn.errors import DataError, did_you_mean_each, first_repeated, listing
 
 __all__ = [
@@ -37,7 +37,7 @@ def read_table(
     columns: ColumnMap | None = None,
     vectors: Sequence[str] | None = None,
     display_path: str | None = None,
-) -> CandidateTable:
+) -> Table:
     """Read and validate a CSV file; ``display_path`` is how messages name it."""
     name = display_path or path
     try:
@@ -57,8 +57,8 @@ def parse_table(
     source: str,
     columns: ColumnMap | None = None,
     vectors: Sequence[str] | None = None,
-) -> CandidateTable:
-    """Validate CSV bytes into a :class:`CandidateTable` or raise one precise :class:`DataError`."""
+) -> Table:
+    """Validate CSV bytes into a :class:`Table` or raise one precise :class:`DataError`."""
     cols = columns or ColumnMap()
     # No copies of the data on the good path: a 60 MB file copied once more costs as much as
     # the whole numeric core (bytes.strip() and slicing off a BOM both copy). Arrow skips the
@@ -78,24 +78,40 @@ def parse_table(
     encoded = parts.encoded
     refuse_hidden_names(source, data, encoded)
     scores, vector_values = parts.blocks
-    return CandidateTable(
-        source=source,
-        columns=cols,
-        vector_columns=vector_columns,
-        documents=encoded[cols.document][0],
-        document_codes=encoded[cols.document][1],
-        targets=encoded[cols.target][0],
-        target_codes=encoded[cols.target][1],
+    names = Names(
         candidates=encoded[cols.candidate][0],
         candidate_codes=encoded[cols.candidate][1],
         roles=encoded[cols.role][0],
         role_codes=encoded[cols.role][1],
-        scores=scores[:, 0],
-        vectors=vector_values,
-        target_index=parts.integers.get(cols.target_index) if has_index else None,
         candidate_index=parts.integers.get(cols.candidate_index) if has_index else None,
-        row_numbers=np.arange(parts.n_rows, dtype=np.int64),
+    )
+    return Table(
+        source=source,
+        columns=target_columns(cols, vector_columns),
+        documents=encoded[cols.document][0],
+        document_codes=encoded[cols.document][1],
+        groups=encoded[cols.target][0],
+        group_codes=encoded[cols.target][1],
+        values=scores,
+        vectors=vector_values,
         data=data,
+        row_numbers=np.arange(parts.n_rows, dtype=np.int64),
+        header=tuple(header),
+        group_index=parts.integers.get(cols.target_index) if has_index else None,
+        names=names,
+    )
+
+
+def target_columns(cols: ColumnMap, vector_columns: Sequence[str]) -> TableColumns:
+    """A targets file's roles as every layout's: its target column groups the rows, and its one
+    reader is the score column, which each target's softmax reads."""
+    return TableColumns(
+        candidate=cols.candidate,
+        role=cols.role,
+        document=cols.document,
+        group=cols.target,
+        readers=((cols.score, cols.score),),
+        axes=tuple((column, (column,)) for column in vector_columns),
     )
 
 

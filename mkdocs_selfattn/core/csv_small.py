@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from mkdocs_selfattn.core.csv_diagnose import without_bom
 
 if TYPE_CHECKING:
-    from mkdocs_selfattn.core.candidate_table import CodeArray, FloatArray, IntArray
+    from mkdocs_selfattn.core.arrays import CodeArray, FloatArray, IntArray
 
 _FIELD = rb'(?>"(?:[^"\r\n\x00]|"")*+"|[^",\r\n\x00]*+)'
 _RECORD = _FIELD + rb"(?:," + _FIELD + rb")*+"

@@ -15,8 +15,9 @@ import numpy as np
 from mkdocs_selfattn.errors import DataError
 
 if TYPE_CHECKING:
+    from mkdocs_selfattn.core.arrays import IntArray
     from mkdocs_selfattn.core.attention import AttentionResults
-    from mkdocs_selfattn.core.candidate_table import CandidateTable, IntArray
+    from mkdocs_selfattn.core.table import Table
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ def check_document(results: AttentionResults, document: str) -> tuple[str, ...]:
     return problems.warnings
 
 
-def document_problems(table: CandidateTable, document: str) -> DataProblems:
+def document_problems(table: Table, document: str) -> DataProblems:
     """The checks a page applies, on ``document``'s rows of a whole file, without raising."""
     from mkdocs_selfattn.core.attention import compute
 
@@ -52,9 +53,10 @@ def find_problems(results: AttentionResults, document: str) -> DataProblems:
     table = results.table
     if table.n_rows == 0:
         return DataProblems()
-    keys = table.candidate_codes.astype(np.int64)
-    if table.candidate_index is not None:
-        keys = combine(keys, table.candidate_index)
+    names = table.encoded
+    keys = names.candidate_codes.astype(np.int64)
+    if names.candidate_index is not None:
+        keys = combine(keys, names.candidate_index)
     candidate = first_appearance_codes(keys)
     group = np.empty(table.n_rows, dtype=np.int64)
     group[results.order] = np.repeat(np.arange(results.n_groups, dtype=np.int64), results.sizes)
@@ -98,7 +100,7 @@ def _repeat(
     earlier = int(first[row])
     hint = (
         ""
-        if table.candidate_index is not None
+        if table.encoded.candidate_index is not None
         else " (if the token occurs at two positions, add target_index and candidate_index columns)"
     )
     return DataError(
@@ -165,26 +167,27 @@ def _uneven_targets(
     )
 
 
-def _names(table: CandidateTable, rows: IntArray, limit: int = 6) -> str:
+def _names(table: Table, rows: IntArray, limit: int = 6) -> str:
     """Candidates of ``rows``, in CSV order."""
     shown = ", ".join(_name(table, int(r)) for r in rows[:limit])
     return shown + (f" and {rows.size - limit} more" if rows.size > limit else "")
 
 
-def _name(table: CandidateTable, row: int) -> str:
-    token = table.candidates[table.candidate_codes[row]]
-    if table.candidate_index is None:
+def _name(table: Table, row: int) -> str:
+    names = table.encoded
+    token = names.token(row)
+    if names.candidate_index is None:
         return repr(token)
-    return repr(f"{token}@{int(table.candidate_index[row])}")
+    return repr(f"{token}@{int(names.candidate_index[row])}")
 
 
 def _target(results: AttentionResults, group: IntArray, row: int) -> str:
     g = int(group[row])
-    token = results.table.targets[results.group_target[g]]
+    token = results.table.groups[results.group_target[g]]
     if results.group_target_index is None:
         return repr(token)
     return repr(f"{token}@{int(results.group_target_index[g])}")
 
 
-def _vector(table: CandidateTable, row: int) -> str:
+def _vector(table: Table, row: int) -> str:
     return "[" + ", ".join(repr(float(v)) for v in table.vectors[row]) + "]"

@@ -9,15 +9,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from mkdocs_selfattn.core.attention import AttentionResults, compute
-from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.named_groups import check_named_groups, document_code
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import DataError, did_you_mean_each
 from mkdocs_selfattn.errors import listing as _listing
 
 
 def compute_targets(
-    table: CandidateTable,
+    table: Table,
     document: str,
     *,
     targets: Sequence[str] | None = None,
@@ -38,7 +38,7 @@ def compute_targets(
         from mkdocs_selfattn.core.data_checks import check_document
 
         warnings = check_document(results, document)
-    group_targets = [part.targets[c] for c in results.group_target]
+    group_targets = [part.groups[c] for c in results.group_target]
     wanted = _wanted_targets(part, document, group_targets, targets)
     _check_groups(part, document, groups or {})
     # Each target's groups (one per position with index columns), in file order: one pass, so
@@ -61,7 +61,7 @@ def compute_targets(
         document=document,
         document_rows=part.n_rows,
         columns=(),
-        axes=tuple((column, (column,)) for column in table.vector_columns),
+        axes=table.columns.axes,
         temperature=results.temperature,
         groups=tuple(target_groups),
         warnings=warnings,
@@ -69,7 +69,7 @@ def compute_targets(
 
 
 def _wanted_targets(
-    part: CandidateTable,
+    part: Table,
     document: str,
     group_targets: list[str],
     targets: Sequence[str] | None,
@@ -94,9 +94,10 @@ def _wanted_targets(
     return wanted
 
 
-def _check_groups(part: CandidateTable, document: str, groups: Mapping[str, Sequence[str]]) -> None:
+def _check_groups(part: Table, document: str, groups: Mapping[str, Sequence[str]]) -> None:
     # Distinct candidates in CSV order (codes number tokens by first appearance in the file).
-    in_order = [part.candidates[c] for c in np.unique(part.candidate_codes)]
+    names = part.encoded
+    in_order = [names.candidates[c] for c in np.unique(names.candidate_codes)]
     check_named_groups(part.source, f"document {document!r}", groups, in_order)
 
 
@@ -151,17 +152,18 @@ class _Columns:
 
     def __init__(self, results: AttentionResults) -> None:
         table = results.table
-        self.score = table.columns.score
-        self.tokens = [table.candidates[c] for c in table.candidate_codes.tolist()]
-        self.roles = [table.roles[c] for c in table.role_codes.tolist()]
+        names = table.encoded
+        ((_, self.score),) = table.columns.readers
+        self.tokens = [names.candidates[c] for c in names.candidate_codes.tolist()]
+        self.roles = [names.roles[c] for c in names.role_codes.tolist()]
         self.row_numbers: list[int] = table.row_numbers.tolist()
         self.vectors = [tuple(v) for v in table.vectors.tolist()]
-        self.scores: list[float] = table.scores.tolist()
+        self.scores: list[float] = table.values[:, 0].tolist()
         self.weights: list[float] = results.weights.tolist()
         self.index: list[int] | None = (
-            None if table.candidate_index is None else table.candidate_index.tolist()
+            None if names.candidate_index is None else names.candidate_index.tolist()
         )
-        self.targets = [table.targets[c] for c in results.group_target.tolist()]
+        self.targets = [table.groups[c] for c in results.group_target.tolist()]
         self.target_index: list[int] | None = (
             None if results.group_target_index is None else results.group_target_index.tolist()
         )

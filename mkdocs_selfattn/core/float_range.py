@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mkdocs_selfattn.core.candidate_table import CandidateTable, FloatArray, IntArray
+from mkdocs_selfattn.core.arrays import FloatArray, IntArray
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import DataError
 
 
@@ -84,7 +85,7 @@ def means_in_range(
 
 
 def checked_shift(
-    table: CandidateTable,
+    table: Table,
     context: FloatArray,
     baseline: FloatArray,
     first_rows: IntArray,
@@ -98,11 +99,11 @@ def checked_shift(
     group, column = (int(i[0]) for i in np.nonzero(~np.isfinite(shift)))
     row = int(first_rows[group])
     document = table.documents[table.document_codes[row]]
-    target = table.targets[table.target_codes[row]]
+    target = table.groups[table.group_codes[row]]
     raise DataError(
         table.source,
         f"the shift of target {target!r} in document {document!r} (vector column "
-        f"{table.vector_columns[column]!r}: {float(context[group, column])!r} minus the "
+        f"{table.columns.axes[column][0]!r}: {float(context[group, column])!r} minus the "
         f"baseline {float(baseline[group, column])!r}) is beyond the largest float (about "
         "1.8e308); scale that column down",
     )

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from mkdocs_selfattn.core.candidate_table import FloatArray, IntArray
+from mkdocs_selfattn.core.arrays import FloatArray, IntArray
 
 OVERFLOW = 7.09782712893383973096e02
 """Largest x whose exp is finite."""

@@ -1,120 +1,54 @@
-"""The engine of the questions and heads layouts: attention's own passes over groups of rows.
+"""The questions and heads layouts as parameters of the one engine (:func:`attend`).
 
-A reading table's rows are segmented by :mod:`mkdocs_selfattn.core.attention` through the same
-:class:`~mkdocs_selfattn.core.row_keys.RowGroups` view as a target's rows, its group being a
-scenario, a document, or the whole file: the same segmentation, the same left-to-right weighted
-sums and the same softmax with the portable exp compute every layout, so targets, questions and
-heads are three cases of one engine and agree with their scripts to the last bit. A question
-weighs its score column through the softmax; a head's weights are given (checked per group to
-sum to 1, or normalised where the block asks).
+A question weighs its score column through the softmax; a head's weights are given, checked
+per group to sum to 1 (or normalised where the block asks) before the engine reads them. Both
+take each group's own mean as its baseline: the same segmentation, the same left-to-right
+weighted sums and the same portable exp as a target's, so all three agree with their scripts to
+the last bit. Heads are compared by the distances between their contexts (:func:`separations`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from mkdocs_selfattn.core.arrays import FloatArray
 from mkdocs_selfattn.core.attention import (
+    Readings,
     Segments,
+    attend,
     checked_temperature,
     given_rows,
-    read_groups,
-    segment,
+    group_means,
     softmax,
 )
-from mkdocs_selfattn.core.candidate_table import FloatArray, IntArray
-from mkdocs_selfattn.core.float_range import means_in_range
-from mkdocs_selfattn.core.reading_table import ReadingTable
-from mkdocs_selfattn.core.row_keys import RowGroups
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import DataError
 
 SUM_TOLERANCE = 1e-9
 """How far a head's given weights may sum from 1 in one group (rounding in the file)."""
 
 
-@dataclass(frozen=True, eq=False)
-class ReadingArrays:
-    """Every group's numbers: groups in order of first appearance, rows in CSV order inside."""
-
-    table: ReadingTable
-    order: IntArray
-    starts: IntArray
-    sizes: IntArray
-    weights: FloatArray
-    """(heads × rows), per table row."""
-    contexts: FloatArray
-    """(groups × heads × axes)."""
-    baseline: FloatArray
-    """(groups × axes): plain mean of the group's vectors."""
-
-    @property
-    def n_groups(self) -> int:
-        return int(self.starts.shape[0])
-
-    def rows(self, group: int) -> IntArray:
-        start = int(self.starts[group])
-        return self.order[start : start + int(self.sizes[group])]
-
-
-def reading_groups(table: ReadingTable) -> RowGroups:
-    """A reading's group is its group cell within its document (one group per document, or
-    the whole file, where the table names none)."""
-    return RowGroups(
-        document_codes=table.document_codes,
-        group_codes=table.group_codes,
-        n_group_names=len(table.groups),
-        group_index=None,
-        row_numbers=table.row_numbers,
-    )
-
-
 def compute_reading(
-    table: ReadingTable, *, given: bool, temperature: float = 1.0, normalise: bool = False
-) -> ReadingArrays:
-    """Weights, contexts and baselines of every group of ``table`` for every reader."""
+    table: Table, *, given: bool, temperature: float = 1.0, normalise: bool = False
+) -> Readings:
+    """The engine over every group of ``table`` for every reader: a question's softmax of its
+    score column or a head's given weights, and each group's own mean as its baseline."""
     if not given:
         temperature = checked_temperature(temperature, table.source)
-    n_heads = len(table.columns.readers)
-    columns = [np.ascontiguousarray(table.values[:, j]) for j in range(n_heads)]
-    groups = reading_groups(table)
-    cut = segment(groups)
-    n = table.n_rows
-    order = cut.row_order(groups)
-    group_of_row = cut.group_of_row(groups)
-    weigh = given_rows if given else softmax(temperature)
-    weights = np.empty((n_heads, n), dtype=np.float64)
-    contexts = np.empty((cut.n_groups, n_heads, table.vectors.shape[1]), dtype=np.float64)
-    for j, values in enumerate(columns):
-        if given:
-            values = _given(table, j, values, group_of_row, order, cut, normalise)
-        weights[j], contexts[:, j, :], _ = read_groups(cut, values, table.vectors, weigh)
-    counts = cut.sizes.astype(np.float64)
-    baseline = np.empty((cut.n_groups, table.vectors.shape[1]), dtype=np.float64)
-    for a in range(table.vectors.shape[1]):
-        baseline[:, a] = means_in_range(group_of_row, table.vectors[:, a], counts)
-    return ReadingArrays(
-        table=table,
-        order=order,
-        starts=cut.starts,
-        sizes=cut.sizes,
-        weights=weights,
-        contexts=contexts,
-        baseline=baseline,
-    )
+        return attend(table, softmax(temperature), group_means, temperature=temperature)
+
+    def prepare(head: int, values: FloatArray, cut: Segments) -> FloatArray:
+        return _given(table, head, values, cut, normalise)
+
+    return attend(table, given_rows, group_means, prepare=prepare)
 
 
 def _given(
-    table: ReadingTable,
-    head: int,
-    values: FloatArray,
-    group_of_row: IntArray,
-    order: IntArray,
-    cut: Segments,
-    normalise: bool,
+    table: Table, head: int, values: FloatArray, cut: Segments, normalise: bool
 ) -> FloatArray:
     """A head's weights as given, each group's summing to 1 within the tolerance; otherwise,
     with ``normalise``, that group's weights divided by their sum, and without, an error."""
+    group_of_row = cut.group_of_row
     # bincount adds each group's weights in row order from 0: the script's sum().
     totals = np.bincount(group_of_row, weights=values, minlength=cut.n_groups)
     off = np.abs(totals - 1.0) > SUM_TOLERANCE
@@ -124,7 +58,8 @@ def _given(
     broken = np.flatnonzero(off & ~fixable)
     if broken.size:
         g = int(broken[0])
-        raise _sum_error(table, head, g, float(totals[g]), int(order[cut.starts[g]]), normalise)
+        first_row = int(cut.row_order()[cut.starts[g]])
+        raise _sum_error(table, head, g, float(totals[g]), first_row, normalise)
     rows = np.flatnonzero(fixable[group_of_row])
     out = values.copy()
     out[rows] = values[rows] / totals[group_of_row[rows]]
@@ -132,7 +67,7 @@ def _given(
 
 
 def _sum_error(
-    table: ReadingTable, head: int, group: int, total: float, row: int, normalise: bool
+    table: Table, head: int, group: int, total: float, row: int, normalise: bool
 ) -> DataError:
     name, column = table.columns.readers[head]
     where = group_name(table, row) or "the whole file"
@@ -152,7 +87,7 @@ def _sum_error(
     )
 
 
-def group_name(table: ReadingTable, row: int) -> str:
+def group_name(table: Table, row: int) -> str:
     """A group's name: its group cell, else its document, else "" (the whole file)."""
     if table.columns.group is not None:
         return table.groups[int(table.group_codes[row])]

@@ -9,14 +9,9 @@ from typing import TypeVar
 
 import numpy as np
 
+from mkdocs_selfattn.core.attention import Readings
 from mkdocs_selfattn.core.named_groups import check_named_groups, document_code
-from mkdocs_selfattn.core.reading_engine import (
-    ReadingArrays,
-    compute_reading,
-    group_name,
-    separations,
-)
-from mkdocs_selfattn.core.reading_table import ReadingTable
+from mkdocs_selfattn.core.reading_engine import compute_reading, group_name, separations
 from mkdocs_selfattn.core.readings import (
     READING_KINDS,
     GroupResult,
@@ -25,13 +20,14 @@ from mkdocs_selfattn.core.readings import (
     Line,
     ReadingResult,
 )
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import DataError
 
 _T = TypeVar("_T")
 
 
 def compute_reading_result(
-    table: ReadingTable,
+    table: Table,
     layout: Layout,
     *,
     document: str | None = None,
@@ -62,7 +58,7 @@ def compute_reading_result(
 
 
 def _groups(
-    arrays: ReadingArrays, given: bool, named: Mapping[str, Sequence[str]]
+    arrays: Readings, given: bool, named: Mapping[str, Sequence[str]]
 ) -> tuple[GroupResult, ...]:
     table = arrays.table
     cells = table.row_cells()
@@ -89,7 +85,7 @@ def _groups(
                 map(tuple, _pick(vectors, rows)),
             )
         )
-        baseline = arrays.baseline[g]
+        baseline = arrays.baseline[arrays.baseline_of[g]]
         reference = contexts[g, 0]
         heads: list[HeadResult] = []
         for j, (name, column) in enumerate(table.columns.readers):
@@ -142,9 +138,7 @@ def _group_weight(lines: Sequence[Line], weights: Sequence[float], members: set[
     return float(sum(w for line, w in zip(lines, weights, strict=True) if line.token in members))
 
 
-def _finite(
-    table: ReadingTable, values: np.ndarray, head: str, row: int, what: str
-) -> tuple[float, ...]:
+def _finite(table: Table, values: np.ndarray, head: str, row: int, what: str) -> tuple[float, ...]:
     with np.errstate(over="ignore", invalid="ignore"):
         if np.isfinite(values).all():
             return tuple(float(v) for v in values.tolist())
@@ -155,7 +149,7 @@ def _finite(
     )
 
 
-def _too_far(table: ReadingTable, arrays: ReadingArrays, seps: np.ndarray) -> str:
+def _too_far(table: Table, arrays: Readings, seps: np.ndarray) -> str:
     g = int(np.flatnonzero(~np.isfinite(seps).all(axis=(1, 2)))[0])
     name = group_name(table, int(arrays.rows(g)[0])) or "the whole file"
     return (
@@ -164,9 +158,7 @@ def _too_far(table: ReadingTable, arrays: ReadingArrays, seps: np.ndarray) -> st
     )
 
 
-def _check_groups(
-    part: ReadingTable, document: str | None, groups: Mapping[str, Sequence[str]]
-) -> None:
+def _check_groups(part: Table, document: str | None, groups: Mapping[str, Sequence[str]]) -> None:
     in_order = list(dict.fromkeys(part.text(part.columns.candidate)))
     where = "the file" if document is None else f"document {document!r}"
     check_named_groups(part.source, where, groups, in_order)

@@ -10,20 +10,18 @@ reader runs only when something is wrong, to name the first bad line, column and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from mkdocs_selfattn.core.candidate_table import CodeArray, FloatArray, IntArray
+from mkdocs_selfattn.core.arrays import CodeArray, FloatArray
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_diagnose import diagnose_rows, row_line, without_bom
 from mkdocs_selfattn.core.csv_front import ReadPlan, all_finite, read_parts
 from mkdocs_selfattn.core.csv_header import BLANK, read_header
 from mkdocs_selfattn.core.csv_hidden import refuse_hidden_names
 from mkdocs_selfattn.core.csv_read import refuse_foreign, refuse_repeated
-from mkdocs_selfattn.core.hidden_text import visible_all
-from mkdocs_selfattn.core.table_cells import Cells
+from mkdocs_selfattn.core.table import Table, TableColumns
 from mkdocs_selfattn.errors import DataError, did_you_mean_each, listing
 
 DEFAULT_COLUMNS: dict[str, str] = {
@@ -31,96 +29,6 @@ DEFAULT_COLUMNS: dict[str, str] = {
 }
 """Column names of the roles a block does not map: :class:`ColumnMap`'s, every layout's; ``group``
 has none: without it, a document (or the whole file) is one group."""
-
-
-@dataclass(frozen=True)
-class ReadingColumns:
-    """Which CSV columns play which part in a questions or heads example."""
-
-    candidate: str
-    role: str | None
-    document: str | None
-    group: str | None
-    readers: tuple[tuple[str, str], ...]
-    """(label or head name, score or weight column), in the block's order."""
-    axes: tuple[tuple[str, tuple[str, ...]], ...]
-    """(axis name, the columns it sums), in order."""
-
-    @property
-    def numeric(self) -> tuple[str, ...]:
-        return tuple(
-            dict.fromkeys([*(c for _, c in self.readers), *(c for _, a in self.axes for c in a)])
-        )
-
-    def free_text(self, header: Sequence[str]) -> set[str]:
-        """Columns that name nothing and hold no number: only displayed (so never refused)."""
-        return set(header) - {*self.numeric, *self.identity, *(c for c in [self.role] if c)}
-
-    @property
-    def identity(self) -> tuple[str, ...]:
-        """Text columns that must never be empty: they name a line, a document or a group."""
-        return tuple(c for c in (self.candidate, self.document, self.group) if c is not None)
-
-
-@dataclass(frozen=True, eq=False)
-class ReadingTable:
-    source: str
-    header: tuple[str, ...]
-    columns: ReadingColumns
-    documents: tuple[str, ...]
-    document_codes: CodeArray
-    groups: tuple[str, ...]
-    group_codes: CodeArray
-    values: FloatArray
-    """(rows × readers): each reader's column."""
-    vectors: FloatArray
-    """(rows × axes): each axis the left-to-right sum of its columns."""
-    cells: Cells
-    """Every column as text, as written (Arrow's table for a big file, lists for a small one)."""
-    data: bytes
-    row_numbers: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-
-    @property
-    def n_rows(self) -> int:
-        return int(self.values.shape[0])
-
-    def line_of(self, row: int) -> int:
-        return row_line(self.data, int(self.row_numbers[row]))
-
-    def subset(self, mask: Any) -> ReadingTable:
-        from dataclasses import replace
-
-        rows = np.flatnonzero(mask)
-        return replace(
-            self,
-            document_codes=self.document_codes[rows],
-            group_codes=self.group_codes[rows],
-            values=self.values[rows],
-            vectors=self.vectors[rows],
-            cells=self.cells.take(rows),
-            row_numbers=self.row_numbers[rows],
-        )
-
-    def row_cells(self) -> list[tuple[str, ...]]:
-        """Every row's cells as written, aligned with :attr:`header`; a hidden character in a
-        free-text cell (names refuse them) shows as ``<U+202E>``."""
-        free = self.columns.free_text(self.header)
-        columns = [
-            visible_all(self.cells.texts(name))
-            if name in free and self.cells.may_hide(name)
-            else self.cells.texts(name)
-            for name in self.header
-        ]
-        return list(zip(*columns, strict=True))
-
-    def text(self, column: str | None) -> list[str]:
-        """A text column's cells ("" for every row without the column). The candidate and role
-        columns are read only here, for the rows a result shows: the engine groups by document
-        and group only, and hashing a million distinct line ids would cost more than the
-        whole computation."""
-        if column is None:
-            return [""] * self.n_rows
-        return self.cells.texts(column)
 
 
 def reading_columns(
@@ -132,7 +40,7 @@ def reading_columns(
     axes: Mapping[str, Sequence[str]] | None,
     document: bool,
     source: str,
-) -> ReadingColumns:
+) -> TableColumns:
     """The roles resolved against the header; every named column must exist (did-you-mean)."""
     names = {**DEFAULT_COLUMNS, **mapping}
     read = {c for c in readers.values()}
@@ -140,7 +48,7 @@ def reading_columns(
     # no reader reads it (a file may well score by a column of that name).
     defaulted = names["role"] in header and names["role"] not in read
     role = names["role"] if "role" in mapping or defaulted else None
-    chosen = ReadingColumns(
+    chosen = TableColumns(
         candidate=names["candidate"],
         role=role,
         document=names["document"] if document else None,
@@ -204,7 +112,7 @@ def reading_columns(
             line=1,
             key=key,
         )
-    return ReadingColumns(
+    return TableColumns(
         chosen.candidate, chosen.role, chosen.document, chosen.group, chosen.readers, picked
     )
 
@@ -233,8 +141,8 @@ def parse_reading(
     axes: Mapping[str, Sequence[str]] | None = None,
     document: bool = False,
     given: bool = False,
-) -> ReadingTable:
-    """Validate CSV bytes into a :class:`ReadingTable` or raise one precise :class:`DataError`.
+) -> Table:
+    """Validate CSV bytes into a :class:`Table` or raise one precise :class:`DataError`.
 
     ``given``: the readers' columns are given weights, which must also be ≥ 0.
     """
@@ -275,7 +183,7 @@ def parse_reading(
         vectors_out[:, j] = total
     if len(cols.axes) and not all_finite(vectors_out):
         _refuse_axis_overflow(vectors_out, cols.axes, data, source)
-    table = ReadingTable(
+    table = Table(
         source=source,
         header=tuple(header),
         columns=cols,
@@ -312,7 +220,7 @@ def _refuse_axis_overflow(
     )
 
 
-def reading_plan(cols: ReadingColumns) -> ReadPlan:
+def reading_plan(cols: TableColumns) -> ReadPlan:
     """What a questions or heads example reads: every cell as written, the document and group
     encoded (the line ids are not: hashing a million distinct ids would cost more than the whole
     computation), the names never empty, and the reader and vector columns as one matrix."""
@@ -330,7 +238,7 @@ def _codes(encoded: Mapping[str, tuple[Any, CodeArray]], column: str | None, n: 
     return encoded[column][1]
 
 
-def _check_given(table: ReadingTable) -> None:
+def _check_given(table: Table) -> None:
     """A given weight is a share of attention: negative makes no sense (checked per cell; the
     sums are checked per group and head by the engine)."""
     negative = np.flatnonzero((table.values < 0).any(axis=1))
@@ -339,7 +247,7 @@ def _check_given(table: ReadingTable) -> None:
     row = int(negative[0])
     j = int(np.flatnonzero(table.values[row] < 0)[0])
     name, column = table.columns.readers[j]
-    cell = table.cells.cell(column, row)
+    cell = table.written.cell(column, row)
     raise DataError(
         table.source,
         f"head {name!r} has the weight {cell!r}; a given weight must be ≥ 0 (and the weights "

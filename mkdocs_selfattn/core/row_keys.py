@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mkdocs_selfattn.core.candidate_table import IntArray
+from mkdocs_selfattn.core.arrays import IntArray
 
 AnyInts = npt.NDArray[np.integer[Any]]
 

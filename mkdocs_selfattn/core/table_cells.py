@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from mkdocs_selfattn.core.candidate_table import IntArray
+from mkdocs_selfattn.core.arrays import IntArray
 from mkdocs_selfattn.core.hidden_text import SUSPECT, SUSPECT_RE2
 
 

@@ -48,7 +48,7 @@ def test_each_entry_computes_and_caches_its_own_layout(name: str) -> None:
 def _layout_branches(path: Path) -> list[int]:
     """Lines that choose by layout: an ``isinstance`` on a result or table kind, or a comparison
     of a ``layout`` (a name, an attribute, ``.get("layout")``) with a layout's name or names."""
-    kinds = {"ReadingResult", "DocumentResult", "ReadingTable", "CandidateTable"}
+    kinds = {"ReadingResult", "DocumentResult", "Table"}
     names = {"targets", "questions", "heads", "queries"}
 
     def names_layout(node: ast.AST) -> bool:

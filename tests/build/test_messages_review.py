@@ -15,10 +15,10 @@ from mkdocs_selfattn.blocks.markdown_scan import find_blocks
 from mkdocs_selfattn.blocks.spec import parse_block
 from mkdocs_selfattn.cli.inspect import describe, inspect_csv
 from mkdocs_selfattn.cli.starter import next_step
-from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.csv_read import parse_table
 from mkdocs_selfattn.core.data_checks import DataProblems, document_problems
 from mkdocs_selfattn.core.document_results import compute_targets
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import BlockError, DataError, close_matches, did_you_mean
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.tables import render_compare, render_tables
@@ -34,7 +34,7 @@ TROPHY = "\n".join(
 )
 
 
-def _table(text: str, source: str = "t.csv") -> CandidateTable:
+def _table(text: str, source: str = "t.csv") -> Table:
     return parse_table(text.encode(), source=source)
 
 

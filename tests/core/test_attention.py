@@ -25,10 +25,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mkdocs_selfattn.core.attention import AttentionResults, compute
-from mkdocs_selfattn.core.candidate_table import CandidateTable
 from mkdocs_selfattn.core.csv_read import parse_table, read_table
 from mkdocs_selfattn.core.portable_exp import exp_scalar
 from mkdocs_selfattn.core.results import DocumentResult, TargetResult
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,14 +121,14 @@ VECTORS = ("evidence_pack", "evidence_cap", "evidence_action")
 
 
 @pytest.fixture(scope="module")
-def course() -> CandidateTable:
+def course() -> Table:
     return read_table(str(COURSE))
 
 
 @pytest.mark.parametrize("temperature", [1.0, 0.5, 3.0])
 @pytest.mark.parametrize("document", ["memo_cap_missing", "memo_pressure_hold", "memo_flow_alarm"])
 def test_course_matches_the_plain_python_reference(
-    course: CandidateTable, document: str, temperature: float
+    course: Table, document: str, temperature: float
 ) -> None:
     rows = [r for r in course_rows() if r["document_id"] == document]
     baseline = reference_baseline(rows, VECTORS)
@@ -150,7 +150,7 @@ def test_course_matches_the_plain_python_reference(
         assert target.top == expected.top
 
 
-def test_course_numbers_as_the_chapter_prints_them(course: CandidateTable) -> None:
+def test_course_numbers_as_the_chapter_prints_them(course: Table) -> None:
     result = compute_document(
         course, "memo_cap_missing", groups={"cap_plus_not_applied": ["절연캡", "씌우지"]}
     )
@@ -176,7 +176,7 @@ def test_course_numbers_as_the_chapter_prints_them(course: CandidateTable) -> No
     assert dict(action.groups)["cap_plus_not_applied"] == pytest.approx(0.55, abs=5e-4)
 
 
-def test_group_weight_is_summed_left_to_right(course: CandidateTable) -> None:
+def test_group_weight_is_summed_left_to_right(course: Table) -> None:
     result = compute_document(course, "memo_cap_missing", groups={"g": ["위험", "절연캡", "분리"]})
     target = target_of(result, "그것")
     weights = {c.token: c.weight for c in target.candidates}
@@ -184,7 +184,7 @@ def test_group_weight_is_summed_left_to_right(course: CandidateTable) -> None:
     assert dict(target.groups)["g"] == 0 + weights["분리"] + weights["절연캡"] + weights["위험"]
 
 
-def test_compute_numbers_groups_by_first_appearance(course: CandidateTable) -> None:
+def test_compute_numbers_groups_by_first_appearance(course: Table) -> None:
     results = compute(course)
     assert results.n_groups == 6
     assert [course.documents[d] for d in results.group_document] == [
@@ -195,7 +195,7 @@ def test_compute_numbers_groups_by_first_appearance(course: CandidateTable) -> N
         "memo_flow_alarm",
         "memo_flow_alarm",
     ]
-    assert [course.targets[t] for t in results.group_target] == [
+    assert [course.groups[t] for t in results.group_target] == [
         "그것",
         "씌우지",
         "그것",
@@ -212,7 +212,7 @@ def test_compute_numbers_groups_by_first_appearance(course: CandidateTable) -> N
 # Requests the data cannot answer.
 
 
-def test_unknown_document_lists_the_documents(course: CandidateTable) -> None:
+def test_unknown_document_lists_the_documents(course: Table) -> None:
     with pytest.raises(DataError) as caught:
         compute_document(course, "memo_missing")
     assert str(caught.value) == (
@@ -222,7 +222,7 @@ def test_unknown_document_lists_the_documents(course: CandidateTable) -> None:
     )
 
 
-def test_unknown_target_lists_the_documents_targets(course: CandidateTable) -> None:
+def test_unknown_target_lists_the_documents_targets(course: Table) -> None:
     with pytest.raises(DataError) as caught:
         compute_document(course, "memo_cap_missing", targets=["그것", "재기동"])
     assert str(caught.value) == (
@@ -231,12 +231,12 @@ def test_unknown_target_lists_the_documents_targets(course: CandidateTable) -> N
     )
 
 
-def test_empty_target_list(course: CandidateTable) -> None:
+def test_empty_target_list(course: Table) -> None:
     with pytest.raises(DataError, match="the list of targets is empty"):
         compute_document(course, "memo_cap_missing", targets=[])
 
 
-def test_group_naming_a_missing_candidate(course: CandidateTable) -> None:
+def test_group_naming_a_missing_candidate(course: Table) -> None:
     with pytest.raises(DataError) as caught:
         compute_document(course, "memo_cap_missing", groups={"cap": ["절연캡", "펌프"]})
     message = str(caught.value)
@@ -248,7 +248,7 @@ def test_group_naming_a_missing_candidate(course: CandidateTable) -> None:
         assert repr(token) in message
 
 
-def test_long_listings_are_cut(course: CandidateTable) -> None:
+def test_long_listings_are_cut(course: Table) -> None:
     lines = [HEADER] + [f"d{i},t,c,r,0,0,0,1" for i in range(25)]
     table = parse_table("\n".join(lines).encode(), source="many.csv")
     with pytest.raises(DataError, match=r"'d11' … and 13 more$"):
@@ -260,16 +260,16 @@ def test_long_listings_are_cut(course: CandidateTable) -> None:
 
 
 @pytest.mark.parametrize("temperature", [0.0, -1.0, float("nan"), float("inf"), -float("inf")])
-def test_bad_temperature_is_refused(course: CandidateTable, temperature: float) -> None:
+def test_bad_temperature_is_refused(course: Table, temperature: float) -> None:
     with pytest.raises(DataError, match="temperature must be a number greater than 0"):
         compute(course, temperature)
     with pytest.raises(DataError, match="temperature must be a number greater than 0"):
         compute_document(course, "memo_cap_missing", temperature=temperature)
 
 
-def test_temperature_two_equals_halved_scores(course: CandidateTable) -> None:
+def test_temperature_two_equals_halved_scores(course: Table) -> None:
     hot = compute(course, 2.0)
-    halved = compute(replace(course, scores=course.scores / 2))
+    halved = compute(replace(course, values=course.values / 2))
     # Halving is exact in binary, so (s - max) / 2 and s/2 - max/2 are the same numbers.
     assert np.array_equal(hot.weights, halved.weights)
     assert np.array_equal(hot.context, halved.context)
@@ -277,7 +277,7 @@ def test_temperature_two_equals_halved_scores(course: CandidateTable) -> None:
     assert not np.array_equal(hot.weights, compute(course).weights)
 
 
-def test_tiny_and_huge_temperatures(course: CandidateTable) -> None:
+def test_tiny_and_huge_temperatures(course: Table) -> None:
     sharp = compute(course, 1e-300)
     assert np.isfinite(sharp.weights).all()
     # All weight on the top candidate: a one-hot softmax.
@@ -319,10 +319,10 @@ def interleave(data: str) -> str:
     return "\n".join([header, *dealt]) + "\n"
 
 
-def test_non_contiguous_groups_give_the_same_results(course: CandidateTable) -> None:
+def test_non_contiguous_groups_give_the_same_results(course: Table) -> None:
     text = COURSE.read_text(encoding="utf-8")
     mixed = parse_table(interleave(text).encode(), source=str(COURSE))
-    assert mixed.target_codes[:3].tolist() != [0, 0, 0]  # really interleaved
+    assert mixed.group_codes[:3].tolist() != [0, 0, 0]  # really interleaved
     for document in course.documents:
         expected = compute_document(course, document, groups={"g": ["그것"]})
         assert compute_document(mixed, document, groups={"g": ["그것"]}) == expected
@@ -530,7 +530,7 @@ def test_whole_file_equals_each_document_alone(
         assert alone.baseline == tuple(whole.baseline[d].tolist())
         mine = [g for g in range(whole.n_groups) if whole.group_document[g] == d]
         assert [t.target for t in alone.targets] == [
-            table.targets[whole.group_target[g]] for g in mine
+            table.groups[whole.group_target[g]] for g in mine
         ]
         for target, g in zip(alone.targets, mine, strict=True):
             rows = whole.order[whole.starts[g] : whole.starts[g] + whole.sizes[g]]
@@ -538,7 +538,7 @@ def test_whole_file_equals_each_document_alone(
             assert [c.weight for c in target.candidates] == whole.weights[rows].tolist()
             assert target.context == tuple(whole.context[g].tolist())
             assert target.shift == tuple(whole.shift[g].tolist())
-            assert target.top == table.candidates[table.candidate_codes[whole.top_row[g]]]
+            assert target.top == table.encoded.token(int(whole.top_row[g]))
 
 
 @st.composite
@@ -620,9 +620,11 @@ def test_large_table_path_gives_the_same_numbers(monkeypatch: pytest.MonkeyPatch
             patch.setattr(csv_size, "SMALL_BYTES", 0)  # Arrow's reader, whose encoding is threaded
             patch.setattr(attention_module, "PARALLEL_ROWS", 1)
             threaded = parse_table(data.encode(), source="c")
-            for name in ("document_codes", "target_codes", "candidate_codes", "role_codes"):
+            for name in ("document_codes", "group_codes"):
                 assert np.array_equal(getattr(threaded, name), getattr(plain, name))
-            assert threaded.candidates == plain.candidates
+            for name in ("candidate_codes", "role_codes"):
+                assert np.array_equal(getattr(threaded.encoded, name), getattr(plain.encoded, name))
+            assert threaded.encoded.candidates == plain.encoded.candidates
             assert [compute_document(threaded, d) for d in threaded.documents] == expected
             results = compute(threaded)
         assert np.array_equal(results.weights, expected_all.weights)
@@ -673,7 +675,7 @@ def test_many_documents_and_targets_do_not_overflow_keys() -> None:
     lines = [HEADER] + [f"d{i},t{i},c{i},r,{i},0,0,{i % 7}" for i in range(n)]
     lines.append("d53687,t7296,c7296,r,-1,0,0,5")
     table = parse_table("\n".join(lines).encode(), source="wide.csv")
-    assert (table.document_codes[-1], table.target_codes[-1]) == (53687, 7296)
+    assert (table.document_codes[-1], table.group_codes[-1]) == (53687, 7296)
     results = compute(table)
     assert results.n_groups == n + 1
     assert np.array_equal(results.weights, np.ones(n + 1))

@@ -99,5 +99,5 @@ def test_codes_and_values_follow_first_appearance() -> None:
     assert kept
     assert table.documents == ("d2", "d1")
     assert table.document_codes.tolist() == [0, 1, 0, 1]
-    assert table.candidates == ("b", "a", "c")
-    assert table.candidate_codes.dtype == np.int32
+    assert table.encoded.candidates == ("b", "a", "c")
+    assert table.encoded.candidate_codes.dtype == np.int32

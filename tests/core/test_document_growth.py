@@ -31,7 +31,7 @@ def _comparisons(targets: int, *, listed: bool) -> int:
     lines = ["document_id,target_token,candidate_token,candidate_role,x,score"]
     lines += [f"d,t{t},c{c},r,{c}.5,{t % 7}" for t in range(targets) for c in range(2)]
     table = parse_table(("\n".join(lines) + "\n").encode(), source="many.csv")
-    table = replace(table, targets=tuple(Token(t) for t in table.targets))
+    table = replace(table, groups=tuple(Token(t) for t in table.groups))
     # Listed targets are other objects than the table's, as a block's are.
     wanted = [Token(f"t{t}") for t in range(targets)] if listed else None
     COMPARED[0] = 0

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from mkdocs_selfattn.blocks.markdown_scan import find_blocks
 from mkdocs_selfattn.blocks.spec import parse_block
 from mkdocs_selfattn.build.inline import find_inline_values
-from mkdocs_selfattn.core.reading_table import ReadingTable
+from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import BlockError
 
 DIRECTION = {"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
@@ -145,7 +145,7 @@ def test_free_text_shows_hidden_characters(pair: tuple[str, str]) -> None:
 
     _, token = pair
     _, table = both("questions", two_rows("questions", "text", "plain", token))
-    assert isinstance(table, ReadingTable)
+    assert isinstance(table, Table)
     cell = table.row_cells()[1][QUESTIONS.index("text")]
     assert not any(changes_direction(c) for c in cell), cell
     for char in token:
@@ -174,7 +174,7 @@ def test_every_invisible_character_of_this_python_is_known() -> None:
 def test_joiners_and_selectors_between_visible_characters_are_kept(name: str) -> None:
     _, table = both("targets", two_rows("targets", "candidate_token", "plain", name))
     assert not isinstance(table, tuple), table
-    assert name in table.candidates
+    assert name in table.encoded.candidates
 
 
 @pytest.mark.parametrize(

@@ -94,6 +94,27 @@ def test_every_report_of_the_course_file_matches() -> None:
         assert report(text, name) == heads_reading(text, document=name), name
 
 
+@pytest.mark.parametrize("shuffled", [False, True], ids=["grouped", "interleaved"])
+def test_worker_threads_change_no_bit_of_a_reading(
+    shuffled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one engine runs a large table's baselines and half its groups on worker threads,
+    for every layout: forced onto threads, a reading is the reference's to the last bit (rows
+    interleaved take the gathering path, listed together the reshaping one)."""
+    import random
+
+    from mkdocs_selfattn.core import attention
+
+    header, *rows = HEADS_CSV.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    if shuffled:
+        random.Random(7).shuffle(rows)
+    text = "\n".join([header, *rows]) + "\n"
+    monkeypatch.setattr(attention, "PARALLEL_ROWS", 1)
+    assert report(text) == heads_reading(text, document="ops_pressure_return")
+    assert manual(MANUAL_CSV.read_text(encoding="utf-8")) == manual_reading()
+    assert report(text, normalise=True) == report(text)  # the file's weights already sum to 1
+
+
 def test_named_groups_sum_their_lines_weights() -> None:
     groups = {"pressure_lines": ["L04", "L05", "L10"], "one": ["L40"]}
     text = MANUAL_CSV.read_text(encoding="utf-8")

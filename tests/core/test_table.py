@@ -339,20 +339,20 @@ def test_display_path_names_the_file_in_messages() -> None:
 def test_course_file() -> None:
     table = read_table(str(COURSE))
     assert table.n_rows == 36
-    assert table.vector_columns == VECTORS
+    assert table.columns.axis_names == VECTORS
     assert table.documents == ("memo_cap_missing", "memo_pressure_hold", "memo_flow_alarm")
-    assert table.targets[:2] == ("그것", "씌우지")
-    assert table.scores[:3].tolist() == [0.2, 0.7, 2.4]
+    assert table.groups[:2] == ("그것", "씌우지")
+    assert table.values[:, 0][:3].tolist() == [0.2, 0.7, 2.4]
     assert table.vectors[2].tolist() == [0.1, 0.95, 0.2]
-    assert table.target_index is None
-    assert table.candidate_index is None
+    assert table.group_index is None
+    assert table.encoded.candidate_index is None
     assert table.row_numbers.tolist() == list(range(36))
 
 
 def test_codes_number_values_by_first_appearance() -> None:
     table = read_table(str(COURSE))
     assert table.document_codes.tolist() == [0] * 12 + [1] * 12 + [2] * 12
-    assert [table.candidates[c] for c in table.candidate_codes[:6]] == [
+    assert [table.encoded.candidates[c] for c in table.encoded.candidate_codes[:6]] == [
         "배터리팩",
         "분리",
         "절연캡",
@@ -360,7 +360,7 @@ def test_codes_number_values_by_first_appearance() -> None:
         "그것",
         "위험",
     ]
-    assert table.candidate_codes.dtype == np.int32  # like Arrow's indices: half of int64
+    assert table.encoded.candidate_codes.dtype == np.int32  # like Arrow's indices: half of int64
 
 
 def test_utf8_bom_and_crlf() -> None:
@@ -369,9 +369,9 @@ def test_utf8_bom_and_crlf() -> None:
     table = parse_table(data, source="bom.csv")
     reference = read_table(str(COURSE))
     assert table.documents[0] == "memo_cap_missing"  # no BOM glued to the first value
-    assert table.vector_columns == VECTORS  # nor to the first header name
-    assert table.roles == reference.roles  # no "\r" on the last text column
-    assert np.array_equal(table.scores, reference.scores)  # nor on the last number
+    assert table.columns.axis_names == VECTORS  # nor to the first header name
+    assert table.encoded.roles == reference.encoded.roles  # no "\r" on the last text column
+    assert np.array_equal(table.values[:, 0], reference.values[:, 0])  # nor on the last number
 
 
 def test_bom_and_crlf_error_lines() -> None:
@@ -382,16 +382,16 @@ def test_bom_and_crlf_error_lines() -> None:
 
 def test_quoted_fields_with_commas_and_doubled_quotes() -> None:
     table = read_table(edge("quoted_commas_and_quotes.csv"))
-    assert table.candidates == ("배터리팩, 리튬", 'say "stop"', "절연캡")
-    assert table.targets == ("그것", "그것,")
-    assert "role, with comma" in table.roles
-    assert table.scores.tolist() == [0.2, 0.7, 2.4]
+    assert table.encoded.candidates == ("배터리팩, 리튬", 'say "stop"', "절연캡")
+    assert table.groups == ("그것", "그것,")
+    assert "role, with comma" in table.encoded.roles
+    assert table.values[:, 0].tolist() == [0.2, 0.7, 2.4]
 
 
 def test_any_unicode_token_is_kept_exactly() -> None:
     table = read_table(edge("unicode_tokens.csv"))
-    assert table.targets == ("👍🏽",)
-    assert table.candidates == (
+    assert table.groups == ("👍🏽",)
+    assert table.encoded.candidates == (
         "👨\u200d👩\u200d👧",
         "שלום",
         "مرحبا",
@@ -405,7 +405,7 @@ def test_column_mapping() -> None:
     columns = ColumnMap.from_mapping({"document": "memo"}, source="mkdocs.yml")
     table = read_table(edge("column_mapping_memo.csv"), columns=columns)
     assert table.documents == ("memo_cap_missing", "memo_other")
-    assert table.vector_columns == VECTORS  # "memo" is a text column, not a vector
+    assert table.columns.axis_names == VECTORS  # "memo" is a text column, not a vector
 
 
 def test_column_mapping_missing_the_mapped_name() -> None:
@@ -416,17 +416,17 @@ def test_column_mapping_missing_the_mapped_name() -> None:
 
 def test_index_columns_keep_repeated_tokens_apart() -> None:
     table = read_table(edge("index_columns_repeated_tokens.csv"))
-    assert table.target_index is not None
-    assert table.candidate_index is not None
-    assert table.target_index.tolist() == [2, 2, 2, 2, 5, 5, 5, 5]
-    assert table.candidate_index.tolist() == [0, 1, 2, 5, 0, 1, 2, 5]
-    assert table.vector_columns == ("evidence_pack", "evidence_cap")  # indexes are not vectors
-    assert table.targets == ("그것",)
+    assert table.group_index is not None
+    assert table.encoded.candidate_index is not None
+    assert table.group_index.tolist() == [2, 2, 2, 2, 5, 5, 5, 5]
+    assert table.encoded.candidate_index.tolist() == [0, 1, 2, 5, 0, 1, 2, 5]
+    assert table.columns.axis_names == ("evidence_pack", "evidence_cap")  # indexes are not vectors
+    assert table.groups == ("그것",)
 
 
 def test_vector_column_selection_keeps_the_given_order() -> None:
     table = read_table(str(COURSE), vectors=["evidence_action", "evidence_pack"])
-    assert table.vector_columns == ("evidence_action", "evidence_pack")
+    assert table.columns.axis_names == ("evidence_action", "evidence_pack")
     assert table.vectors.shape == (36, 2)
     assert table.vectors[2].tolist() == [0.2, 0.1]
 
@@ -441,7 +441,7 @@ def test_numbers_with_spaces_signs_and_exponents() -> None:
     data = f"{HEADER}\nm,t,c,r, 0.1 ,+.5,1E-3,-2.\n".encode()
     table = parse_table(data, source="memo.csv")
     assert table.vectors.tolist() == [[0.1, 0.5, 0.001]]
-    assert table.scores.tolist() == [-2.0]
+    assert table.values[:, 0].tolist() == [-2.0]
 
 
 def test_subset_keeps_categories_and_row_numbers() -> None:
@@ -478,16 +478,16 @@ def test_codes_agree_across_arrow_chunks() -> None:
     table = parse_table(data, source="big.csv")
     tokens = [words[p] for p in picks]
     expected = list(dict.fromkeys(tokens))
-    assert table.candidates == tuple(expected)
+    assert table.encoded.candidates == tuple(expected)
     position = {token: i for i, token in enumerate(expected)}
-    assert table.candidate_codes.tolist() == [position[t] for t in tokens]
-    assert table.roles == tuple(dict.fromkeys(f"r{p % 7}" for p in picks))
+    assert table.encoded.candidate_codes.tolist() == [position[t] for t in tokens]
+    assert table.encoded.roles == tuple(dict.fromkeys(f"r{p % 7}" for p in picks))
     # Documents and targets come in runs, which are encoded by their first rows.
     documents = [f"d{i // 500}" for i in range(len(picks))]
     assert table.documents == tuple(dict.fromkeys(documents))
     assert table.document_codes.tolist() == [i // 500 for i in range(len(picks))]
     targets = [f"t{i // 50 % 10}" for i in range(len(picks))]
-    assert [table.targets[c] for c in table.target_codes] == targets
+    assert [table.groups[c] for c in table.group_codes] == targets
     assert table.row_numbers.tolist() == list(range(len(picks)))
 
 

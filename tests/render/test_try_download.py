@@ -155,8 +155,8 @@ def test_an_edited_cell_downloads_as_that_cell_and_nothing_else(
     # The build reads the download as the same table with that one score changed.
     before = parse_table(data, source="x.csv")
     after = parse_table(downloaded, source="x.csv")
-    assert list(after.scores) == [
-        float(new) if r == rows[k] else s for r, s in enumerate(before.scores)
+    assert list(after.values[:, 0]) == [
+        float(new) if r == rows[k] else s for r, s in enumerate(before.values[:, 0])
     ]
     # Every edit at once, as a reader who changed every score downloads them.
     everything = _download(view, [(cell, new) for cell in cells])
