@@ -81,7 +81,7 @@ COLUMN_ROLES = (
     "group",
 )
 """The roles ``columns:`` may map (the fields of
-:class:`mkdocs_selfattn.core.candidate_table.ColumnMap`, not imported here: parsing a page must
+:class:`mkdocs_selfattn.core.column_map.ColumnMap`, not imported here: parsing a page must
 not load numpy)."""
 
 _ID = re.compile(r"^[A-Za-z_][\w-]*$")

@@ -1,11 +1,13 @@
-"""The attention core's definition, for every layout: groups of rows, each read by a reader.
+"""The attention core's definition, for every layout: one engine, groups of rows, each read by
+each reader.
 
-:func:`segment` cuts any layout's rows into groups (:class:`~row_keys.RowGroups`: a document's
-target, with its position when the CSV has index columns; a question's scenario; a head's
-document); :func:`read_groups` is one reader's pass over every group in a few numpy passes:
-softmax or given weights, left-to-right weighted sums, top rows. :func:`compute` is the targets
-layout (one softmax reader per target; baselines over each document's distinct candidates),
-:mod:`~mkdocs_selfattn.core.reading_engine` the layouts with several readers per group.
+:func:`attend` is the engine. :func:`segment` cuts any layout's rows into groups
+(:class:`~row_keys.RowGroups`: a document's target, with its position when the CSV has index
+columns; a question's scenario; a head's document); :func:`read_groups` is one reader's pass
+over every group in a few numpy passes: softmax or given weights, left-to-right weighted sums,
+top rows; a baseline rule gives the means shifts are measured from. A layout is what it passes:
+:func:`compute` is the targets layout (one softmax reader; each document's distinct candidates
+as the baseline), :mod:`~mkdocs_selfattn.core.reading_engine` the questions and heads layouts.
 :mod:`~mkdocs_selfattn.core.attention_fast` only spares work on common files, and
 :mod:`~mkdocs_selfattn.core.document_results` picks one document out.
 """
@@ -15,8 +17,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from threading import Lock
 from typing import Any
 
 import numpy as np
@@ -273,8 +275,8 @@ def read_groups(
     out: tuple[FloatArray, FloatArray, IntArray] | None = None,
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """One reader over every group: per-row weights, per-group weighted sums of ``vectors`` and
-    top rows. This is the engine every layout goes through (a target's softmax, a question's, a
-    head's given weights), only ``values`` and ``weigh`` differ.
+    top rows: the pass :func:`attend` makes for each reader of every layout (a target's softmax,
+    a question's, a head's given weights), only ``values`` and ``weigh`` differ.
 
     Groups of one size are computed together as the rows of a matrix, so the number of numpy
     passes grows with the number of distinct sizes, not of groups. Every step works row by row
@@ -418,14 +420,20 @@ class Segments:
         numbers where they are 0..n-1, shared rather than copied)."""
         return identity_order(self.groups) if self.order is None else self.order
 
-    @cached_property
+    memo: dict[str, IntArray] = field(default_factory=dict, compare=False, repr=False)
+    lock: Lock = field(default_factory=Lock, compare=False, repr=False)
+
+    @property
     def group_of_row(self) -> IntArray:
-        """Per table row, the number of its group (made once: the baseline and every reader's
-        given-weight check read it)."""
-        out = np.empty(self.groups.n_rows, dtype=np.int64)
-        numbers = np.arange(self.n_groups, dtype=np.int64)
-        out[self.row_order()] = np.repeat(numbers, self.sizes)
-        return out
+        """Per table row, the number of its group: made once, under a lock (the baseline's
+        thread and every reader's given-weight check ask for it)."""
+        with self.lock:
+            if "group_of_row" not in self.memo:
+                out = np.empty(self.groups.n_rows, dtype=np.int64)
+                numbers = np.arange(self.n_groups, dtype=np.int64)
+                out[self.row_order()] = np.repeat(numbers, self.sizes)
+                self.memo["group_of_row"] = out
+            return self.memo["group_of_row"]
 
 
 def segment(groups: RowGroups) -> Segments:

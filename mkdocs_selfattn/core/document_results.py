@@ -15,6 +15,10 @@ from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import DataError, did_you_mean_each
 from mkdocs_selfattn.errors import listing as _listing
 
+CHUNK_GROUPS = 4096
+"""Groups whose rows are turned into Python values at a time: the lists made for the records
+stay a few MB even for a document of a million rows."""
+
 
 def compute_targets(
     table: Table,
@@ -48,12 +52,16 @@ def compute_targets(
         by_target.setdefault(token, []).append(g)
     doc_in_part = part.documents.index(document)
     baseline = tuple(float(v) for v in results.baseline[doc_in_part])
-    columns = _Columns(results)
-    target_groups = [
-        _target_group(results, g, groups or {}, baseline, columns)
-        for token in wanted
-        for g in by_target[token]
-    ]
+    shown = [g for token in wanted for g in by_target[token]]
+    names = _GroupNames(results)
+    target_groups: list[GroupResult] = []
+    for at in range(0, len(shown), CHUNK_GROUPS):
+        chunk = shown[at : at + CHUNK_GROUPS]
+        columns = _Columns(results, chunk)
+        target_groups += [
+            _target_group(results, g, k, groups or {}, baseline, columns, names)
+            for k, g in enumerate(chunk)
+        ]
     return ReadingResult(
         source=table.source,
         layout="targets",
@@ -104,31 +112,33 @@ def _check_groups(part: Table, document: str, groups: Mapping[str, Sequence[str]
 def _target_group(
     results: AttentionResults,
     g: int,
+    k: int,
     groups: Mapping[str, Sequence[str]],
     baseline: tuple[float, ...],
     columns: _Columns,
+    names: _GroupNames,
 ) -> GroupResult:
-    start, size = int(results.starts[g]), int(results.sizes[g])
-    rows = results.order[start : start + size].tolist()
+    """Group ``g``, the ``k``-th shown, whose rows are ``columns``' slice ``k``."""
+    lo, hi = columns.bounds[k], columns.bounds[k + 1]
     index = columns.index
     lines = tuple(
         map(
             Line,
-            [columns.tokens[r] for r in rows],
-            [columns.roles[r] for r in rows],
-            [columns.row_numbers[r] for r in rows],
-            [()] * len(rows),
-            [columns.vectors[r] for r in rows],
-            [None] * len(rows) if index is None else [index[r] for r in rows],
+            columns.tokens[lo:hi],
+            columns.roles[lo:hi],
+            columns.row_numbers[lo:hi],
+            [()] * (hi - lo),
+            columns.vectors[lo:hi],
+            [None] * (hi - lo) if index is None else index[lo:hi],
         )
     )
-    weights = tuple([columns.weights[r] for r in rows])
-    target = columns.targets[g]
+    weights = tuple(columns.weights[lo:hi])
+    target = names.targets[g]
     head = HeadResult(
         name=target,
         column=columns.score,
         given=False,
-        values=tuple([columns.scores[r] for r in rows]),
+        values=tuple(columns.scores[lo:hi]),
         weights=weights,
         context=tuple(results.context[g].tolist()),
         shift=tuple(results.shift[g].tolist()),
@@ -142,28 +152,43 @@ def _target_group(
         baseline=baseline,
         heads=(head,),
         separations=((0.0,),),
-        index=None if columns.target_index is None else columns.target_index[g],
+        index=None if names.target_index is None else names.target_index[g],
     )
 
 
 class _Columns:
-    """The table's columns as Python lists, made once for every group (a value per row read
-    through numpy scalars would cost a Python object per cell twice)."""
+    """The shown groups' rows, group after group, as Python lists made once (a value per row
+    read through numpy scalars would cost a Python object per cell twice; the rows of targets
+    not shown are never converted)."""
+
+    def __init__(self, results: AttentionResults, shown: Sequence[int]) -> None:
+        table, names = results.table, results.table.encoded
+        picked = np.asarray(shown, dtype=np.int64)
+        sizes = results.sizes[picked]
+        bounds = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        self.bounds: list[int] = bounds.tolist()
+        # Row p of shown group k sits at order[start of the group + (p - its first position)].
+        positions = np.repeat(results.starts[picked] - bounds[:-1], sizes)
+        positions += np.arange(positions.shape[0], dtype=np.int64)
+        rows = results.order[positions]
+        ((_, self.score),) = table.columns.readers
+        self.tokens = [names.candidates[c] for c in names.candidate_codes[rows].tolist()]
+        self.roles = [names.roles[c] for c in names.role_codes[rows].tolist()]
+        self.row_numbers: list[int] = table.row_numbers[rows].tolist()
+        self.vectors = [tuple(v) for v in table.vectors[rows].tolist()]
+        self.scores: list[float] = table.values[rows, 0].tolist()
+        self.weights: list[float] = results.weights[rows].tolist()
+        self.index: list[int] | None = (
+            None if names.candidate_index is None else names.candidate_index[rows].tolist()
+        )
+
+
+class _GroupNames:
+    """Every group's target and position, as Python values made once."""
 
     def __init__(self, results: AttentionResults) -> None:
-        table = results.table
-        names = table.encoded
-        ((_, self.score),) = table.columns.readers
-        self.tokens = [names.candidates[c] for c in names.candidate_codes.tolist()]
-        self.roles = [names.roles[c] for c in names.role_codes.tolist()]
-        self.row_numbers: list[int] = table.row_numbers.tolist()
-        self.vectors = [tuple(v) for v in table.vectors.tolist()]
-        self.scores: list[float] = table.values[:, 0].tolist()
-        self.weights: list[float] = results.weights.tolist()
-        self.index: list[int] | None = (
-            None if names.candidate_index is None else names.candidate_index.tolist()
-        )
-        self.targets = [table.groups[c] for c in results.group_target.tolist()]
+        groups = results.table.groups
+        self.targets = [groups[c] for c in results.group_target.tolist()]
         self.target_index: list[int] | None = (
             None if results.group_target_index is None else results.group_target_index.tolist()
         )

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from mkdocs_selfattn.core.arrays import CodeArray, FloatArray, IntArray
 from mkdocs_selfattn.core.hidden_text import visible_all
 from mkdocs_selfattn.core.table_cells import Cells
+from mkdocs_selfattn.errors import DataError
 
 
 @dataclass(frozen=True)
@@ -140,14 +141,22 @@ class Table:
     def encoded(self) -> Names:
         """The encoded candidates and roles; only a layout whose front end encodes them has them."""
         if self.names is None:
-            raise ValueError(f"{self.source}: this table was read without encoded names")
+            raise DataError(
+                self.source,
+                "this table was read for a questions or heads example; a targets example needs "
+                "the table csv_read.parse_table reads",
+            )
         return self.names
 
     @property
     def written(self) -> Cells:
         """The cells as written; only a layout that asks its front end to keep them has them."""
         if self.cells is None:
-            raise ValueError(f"{self.source}: this table was read without its cells")
+            raise DataError(
+                self.source,
+                "this table was read for a targets example; a questions or heads example needs "
+                "the table reading_table.parse_reading reads",
+            )
         return self.cells
 
     def row_cells(self) -> list[tuple[str, ...]]:
@@ -164,10 +173,10 @@ class Table:
         return list(zip(*columns, strict=True))
 
     def text(self, column: str | None) -> list[str]:
-        """A text column's cells ("" for every row without the column). The candidate and role
-        columns are read only here, for the rows a result shows: the engine groups by document
-        and group only, and hashing a million distinct line ids would cost more than the
-        whole computation."""
+        """A text column's cells as written ("" for every row without the column), for a table
+        that keeps its cells. A questions or heads table's candidate and role columns are read
+        only here, for the rows a result shows: the engine groups by document and group only,
+        and hashing a million distinct line ids would cost more than the whole computation."""
         if column is None:
             return [""] * self.n_rows
         return self.written.texts(column)

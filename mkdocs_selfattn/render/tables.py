@@ -354,25 +354,3 @@ def to_html(tables: Sequence[Table]) -> str:
             href, text = table.link
             parts.append(f'<p><a href="{html_text(href)}" download>{html_text(text)}</a></p>')
     return "\n".join(parts)
-
-
-def render_tables(
-    result: ReadingResult,
-    labels: Labels,
-    number_format: str | None = None,
-    text: Mapping[str, str] | None = None,
-    escape: Escape = md_text,
-) -> str:
-    """Markdown of :func:`target_tables`."""
-    return to_markdown(target_tables(result, labels, number_format, text), escape)
-
-
-def render_compare(
-    result: ReadingResult,
-    labels: Labels,
-    number_format: str | None = None,
-    text: Mapping[str, str] | None = None,
-    escape: Escape = md_text,
-) -> str:
-    """Markdown of :func:`compare_table`."""
-    return to_markdown([compare_table(result, labels, number_format, text)], escape)

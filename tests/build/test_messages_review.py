@@ -21,7 +21,7 @@ from mkdocs_selfattn.core.document_results import compute_targets
 from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import BlockError, DataError, close_matches, did_you_mean
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.tables import render_compare, render_tables
+from mkdocs_selfattn.render.tables import compare_table, target_tables, to_markdown
 
 HEADER = "document_id,target_token,candidate_token,candidate_role,v,score"
 TROPHY = "\n".join(
@@ -180,9 +180,9 @@ def test_a_group_labelled_like_a_token_is_told_apart() -> None:
     labels = Labels({"trophy": "big", "g": "trophy"}).for_result(result)
     assert labels("g") == "trophy (g)"
     assert labels("trophy") == "big (trophy)"
-    compare = render_compare(result, labels)
+    compare = to_markdown([compare_table(result, labels)])
     assert "| *trophy &#40;g&#41;* | 0.755 |" in compare  # markdown-escaped parentheses
-    assert " · trophy &#40;g&#41;&#58; 0.755" in render_tables(result, labels)
+    assert " · trophy &#40;g&#41;&#58; 0.755" in to_markdown(target_tables(result, labels))
 
 
 def test_a_group_labelled_like_another_group_is_told_apart() -> None:

@@ -682,3 +682,30 @@ def test_many_documents_and_targets_do_not_overflow_keys() -> None:
     expected = np.arange(n, dtype=np.float64)
     expected[53687] = (53687 - 1) / 2  # its two distinct candidates, c53687 and c7296
     assert np.array_equal(results.baseline[:, 0], expected)
+
+
+@HYPOTHESIS
+@given(st.randoms(use_true_random=False), st.integers(1, 4))
+def test_the_shown_targets_are_the_whole_documents_own_in_any_file_order(
+    rng: object, chunk: int
+) -> None:
+    """A page showing some targets gets exactly those targets' groups of the whole document,
+    in the order it lists them, however the file interleaves its rows and however many groups
+    are turned into records at a time."""
+    import random
+
+    from mkdocs_selfattn.core import document_results
+    from mkdocs_selfattn.core.document_results import compute_targets
+
+    assert isinstance(rng, random.Random)
+    header, *rows = COURSE.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    rng.shuffle(rows)
+    table = parse_table(("\n".join([header, *rows]) + "\n").encode(), source="m.csv")
+    document = table.documents[0]
+    whole = compute_targets(table, document, check=False)
+    names = list(dict.fromkeys(group.name for group in whole.groups))
+    wanted = rng.sample(names, rng.randint(1, len(names)))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(document_results, "CHUNK_GROUPS", chunk)
+        some = compute_targets(table, document, targets=wanted, check=False)
+    assert some.groups == tuple(g for name in wanted for g in whole.groups if g.name == name)

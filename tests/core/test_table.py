@@ -517,3 +517,28 @@ def test_roles_may_share_a_column_of_the_same_kind() -> None:
         {"candidate_index": "target_index", "target": "candidate_token"}, source="memo.csv"
     )
     assert same.candidate_index == same.target_index == "target_index"
+
+
+def test_a_table_read_for_another_layout_is_refused_with_a_message() -> None:
+    """Every layout computes on the one Table; a table from another layout's front end (only the
+    Python API can hand one over) is a DataError naming the file and the reader to use."""
+    from mkdocs_selfattn.core.document_results import compute_targets
+    from mkdocs_selfattn.core.reading_results import compute_reading_result
+    from mkdocs_selfattn.core.reading_table import parse_reading
+
+    targets = read_table(str(COURSE), display_path="memo.csv")
+    with pytest.raises(DataError, match=r"^memo\.csv: .*parse_reading") as error:
+        compute_reading_result(targets, "questions")
+    assert error.value.path == "memo.csv"
+    text = COURSE.read_bytes()
+    reading = parse_reading(
+        text,
+        source="q.csv",
+        mapping={"candidate": "candidate_token", "group": "target_token"},
+        readers={"q": "score"},
+        reader_key="queries",
+        vectors=["evidence_action"],
+        document=True,
+    )
+    with pytest.raises(DataError, match=r"^q\.csv: .*parse_table"):
+        compute_targets(reading, reading.documents[0])
