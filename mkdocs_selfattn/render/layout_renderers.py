@@ -16,8 +16,7 @@ from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.render.chart_weights import Weights, reading_weights, target_weights
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.mermaid_readings import reading_mermaid
-from mkdocs_selfattn.render.mermaid_targets import targets_mermaid
+from mkdocs_selfattn.render.mermaid_figures import Chains, Figure, heads_figure
 from mkdocs_selfattn.render.printout_templates import (
     HEADS_TEMPLATE,
     QUESTIONS_TEMPLATE,
@@ -36,8 +35,8 @@ class LayoutRenderers:
     template: str
     """The default printout (``template:`` replaces it)."""
     variables: Variables
-    mermaid: Callable[..., list[str]]
-    """(result, labels, words, *, top, number_format, page, said) → mermaid sources."""
+    mermaid: Figure
+    """Its mermaid figure (:mod:`mermaid_figures`), with the words it is drawn with."""
     weights: Callable[[Any, Labels, str | None], Weights]
     """(result, labels, query) → the ``chart`` view's series over candidates."""
     plain: Callable[[Any], dict[str, Any]]
@@ -75,12 +74,12 @@ def _reading_variables(
     return reading_variables(result, labels, top)
 
 
-def _reading(template: str) -> LayoutRenderers:
-    """A reading layout: groups of lines read by questions or heads, drawn alike."""
+def _reading(template: str, mermaid: Figure) -> LayoutRenderers:
+    """A reading layout: groups of lines read by questions or heads."""
     return LayoutRenderers(
         template=template,
         variables=_reading_variables,
-        mermaid=reading_mermaid,
+        mermaid=mermaid,
         weights=reading_weights,
         plain=_reading_plain,
         figures=frozenset({"context_chart", "separation_chart", "context_space"}),
@@ -91,10 +90,19 @@ RENDERERS: Mapping[str, LayoutRenderers] = {
     "targets": LayoutRenderers(
         template=TARGETS_TEMPLATE,
         variables=_targets_variables,
-        mermaid=targets_mermaid,
+        mermaid=Chains(
+            reader="target",
+            result="representation",
+            ids=("t", "w", "r"),
+            title="acc_targets",
+            lists=True,
+        ),
         weights=target_weights,
         plain=_targets_plain,
     ),
-    "questions": _reading(QUESTIONS_TEMPLATE),
-    "heads": _reading(HEADS_TEMPLATE),
+    "questions": _reading(
+        QUESTIONS_TEMPLATE,
+        Chains(reader="query", result="context", ids=("q", "w", "c"), title="acc_questions"),
+    ),
+    "heads": _reading(HEADS_TEMPLATE, heads_figure),
 }

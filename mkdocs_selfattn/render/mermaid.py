@@ -1,7 +1,7 @@
 """Mermaid flowcharts of one example, the chapter's figures with every number computed and every
-label escaped: each layout draws its own graph (``render/layout_renderers.RENDERERS``: the targets
-graph is :mod:`mermaid_targets`, the questions and heads graphs :mod:`mermaid_readings`); this
-module holds their words and the HTML a mermaid fence becomes.
+label escaped: each layout draws the figure its registry entry names
+(``render/layout_renderers.RENDERERS``; the figures are in :mod:`mermaid_figures`); this module
+holds their words and the HTML a mermaid fence becomes.
 
 No diagram is wider than a phone can show at a readable size: at most three readers stand side
 by side, more are further diagrams. A node with more items than it can list names the top ones
