@@ -1,9 +1,9 @@
 """Inline values: one number or token from an example, in the page's prose.
 
-`` `{selfattn} ID QUANTITY ARGS [:FORMAT]` `` is read here; its example's layout answers it
-(build/layouts.py: the targets layout's quantities are in :mod:`inline_targets`, the questions
-and heads layouts' in :mod:`inline_readings`). A quantity no layout has, or arguments no layout
-takes, is refused before the example is known.
+`` `{selfattn} ID QUANTITY ARGS [:FORMAT]` `` is read here and answered from the one table of
+quantities (:mod:`inline_quantities`) in the words of the example's layout (its ``inline`` form
+in build/layouts.py). A quantity no layout has, or arguments no layout takes, is refused before
+the example is known.
 """
 
 from __future__ import annotations
@@ -14,13 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mkdocs_selfattn.blocks.markdown_scan import INLINE_PREFIX, inline_spans
-from mkdocs_selfattn.build.inline_readings import (
-    READING_NAMES,
-    reading_arguments_fit,
-    reading_usages,
-)
-from mkdocs_selfattn.build.inline_targets import QUANTITIES as QUANTITIES
-from mkdocs_selfattn.build.layouts import layout_of
+from mkdocs_selfattn.build.inline_quantities import QUANTITIES as QUANTITIES
+from mkdocs_selfattn.build.inline_quantities import answer
+from mkdocs_selfattn.build.layouts import LAYOUTS, layout_of
 from mkdocs_selfattn.core.hidden_text import first_hidden, what_is_wrong
 from mkdocs_selfattn.errors import (
     BlockError,
@@ -76,19 +72,20 @@ def _parse_inline(line: int, start: int, end: int, content: str) -> InlineValue 
             line=line,
         )
     example_id, quantity, args = words[0], words[1], tuple(words[2:])
-    known = [*QUANTITIES, *(name for name in READING_NAMES if name not in QUANTITIES)]
+    forms = [layout.inline for layout in LAYOUTS.values()]
+    known = list(dict.fromkeys(name for form in forms for name in form.quantities))
     if quantity not in known:
         match = closest(quantity, known)
         hint = f"did you mean '{match}'?" if match else f"one of {', '.join(known)}"
         return BlockError(
             f"inline value `{content}`: unknown quantity '{quantity}'; {hint}", line=line
         )
-    # Only the targets layout's arguments are known before the example is: the reading
-    # layouts' are checked when the value is answered (inline_readings.reading_value).
-    low, high = QUANTITIES[quantity].arity if quantity in QUANTITIES else (0, 99)
-    if not low <= len(args) <= high and not reading_arguments_fit(quantity, len(args)):
-        usages = [QUANTITIES[quantity].usage] if quantity in QUANTITIES else []
-        usages += reading_usages(quantity)
+    # Before the example is known, any layout's form will do (a GROUP may come first); its own
+    # layout's form is checked exactly when the value is answered.
+    offering = [form for form in forms if quantity in form.quantities]
+    fits = [form.arity(quantity) for form in offering]
+    if not any(low <= len(args) <= high for low, high in fits):
+        usages = [f"{form.usage(quantity)} ({form.layout})" for form in offering]
         return BlockError(
             f"inline value `{content}`: write it as "
             + " or ".join(f"`{{selfattn}} {example_id} {u}`" for u in usages)
@@ -132,6 +129,6 @@ def inline_value(
             f"{where}: no example with id '{item.example_id}' on this page{hint}; ids: {known}",
             line=item.line,
         )
-    return layout_of(example.result).inline(
-        where, item.line, item.spec, example, item.quantity, item.args
-    )
+    forms = [layout.inline for layout in LAYOUTS.values()]
+    form = layout_of(example.result).inline
+    return answer(form, forms, where, item.line, item.spec, example, item.quantity, item.args)

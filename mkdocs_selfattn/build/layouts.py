@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mkdocs_selfattn.build.engines import Result
-from mkdocs_selfattn.build.inline_readings import reading_value
-from mkdocs_selfattn.build.inline_targets import target_value
+from mkdocs_selfattn.build.inline_quantities import InlineForm
 from mkdocs_selfattn.build.view_text import number_format, table_text
 from mkdocs_selfattn.core.readings import READING_KINDS, ReadingKind, ReadingResult
 
@@ -50,8 +49,8 @@ class Layout:
     """The try view's data for a result (the example's, or the part the view keeps)."""
     run_text: RunText
     """``mkdocs-selfattn run --format markdown|text``: tables, or the printout."""
-    inline: Callable[[str, int, str | None, Example, str, tuple[str, ...]], str]
-    """An inline value's text: (where, line, format, example, quantity, arguments)."""
+    inline: InlineForm
+    """Its inline values: the quantities it offers and their words (:mod:`inline_quantities`)."""
 
 
 def layout_of(result: Result) -> Layout:
@@ -199,7 +198,33 @@ LAYOUTS: dict[str, Layout] = {
         compare=_target_compare,
         try_data=_target_try,
         run_text=_run_text(_target_all),
-        inline=target_value,
+        inline=InlineForm(
+            "targets",
+            quantities=(
+                "weight",
+                "score",
+                "top",
+                "rank",
+                "group",
+                "group_size",
+                "context",
+                "representation",
+                "shift",
+                "baseline",
+                "axes",
+                "csv_rows",
+                "document_rows",
+            ),
+            reader="TARGET",
+            line="CANDIDATE",
+            axis="COLUMN",
+            grouping="never",
+            readers_are_tokens=True,
+            lists=True,
+            reader_noun="target",
+            line_noun="candidate",
+            axis_nouns=("a vector column", "columns"),
+        ),
     ),
     "questions": Layout(
         name="questions",
@@ -208,7 +233,36 @@ LAYOUTS: dict[str, Layout] = {
         compare=_question_compare,
         try_data=_reading_try,
         run_text=_run_text(_question_all),
-        inline=reading_value,
+        inline=InlineForm(
+            "questions",
+            quantities=(
+                "csv_rows",
+                "document_rows",
+                "axes",
+                "baseline",
+                "baseline_weight",
+                "context",
+                "shift",
+                "weight",
+                "score",
+                "top",
+                "rank",
+                "group",
+                "group_size",
+                "vector",
+                "cell",
+                "tokens",
+            ),
+            reader="QUESTION",
+            line="LINE",
+            axis="AXIS",
+            grouping="several",
+            readers_are_tokens=False,
+            lists=False,
+            reader_noun="question",
+            line_noun="line",
+            axis_nouns=("an axis", "axes"),
+        ),
     ),
     "heads": Layout(
         name="heads",
@@ -217,6 +271,35 @@ LAYOUTS: dict[str, Layout] = {
         compare=_head_compare,
         try_data=_reading_try,
         run_text=_run_text(_head_all),
-        inline=reading_value,
+        inline=InlineForm(
+            "heads",
+            quantities=(
+                "csv_rows",
+                "document_rows",
+                "axes",
+                "baseline",
+                "tokens",
+                "vector",
+                "cell",
+                "weight",
+                "top",
+                "rank",
+                "context",
+                "shift",
+                "difference",
+                "separation",
+                "group",
+                "group_size",
+            ),
+            reader="HEAD",
+            line="TOKEN",
+            axis="AXIS",
+            grouping="always",
+            readers_are_tokens=False,
+            lists=False,
+            reader_noun="head",
+            line_noun="line",
+            axis_nouns=("an axis", "axes"),
+        ),
     ),
 }

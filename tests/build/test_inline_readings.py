@@ -218,10 +218,13 @@ def test_a_targets_example_refuses_reading_quantities() -> None:
     example = example_of({"id": "m", "csv": "x.csv"}, _heads().result)
     empty = DocumentResult("x", 1, "d", 1, (), 1.0, (), ())
     targets = Example(**{**example.__dict__, "result": empty})
-    with pytest.raises(BlockError, match="'separation' is a quantity of the questions and heads"):
+    # (the message once said "of the questions and heads layouts": questions have none)
+    with pytest.raises(
+        BlockError, match="'separation' is not a quantity of the targets layout but of the heads"
+    ):
         _value(targets, "m separation a b c")
-    with pytest.raises(BlockError, match=r"write it as `\{selfattn\} m top TARGET`"):
-        _value(targets, "m top a 2")
+    with pytest.raises(BlockError, match=r"write it as `\{selfattn\} m top TARGET \[RANK\]`"):
+        _value(targets, "m top a 2 3")
 
 
 _CELL = st.sampled_from(["0", "1", "3.00", "-2.5", "2", "0.5", "1.0"])

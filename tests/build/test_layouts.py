@@ -5,7 +5,6 @@ in the modules that look layouts up."""
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, get_args, get_type_hints
 
@@ -151,27 +150,10 @@ def test_every_layout_has_one_entry_in_every_registry() -> None:
         assert BLOCK_LAYOUTS[kind.block_key].named_readers
 
 
-@pytest.fixture(scope="module")
-def examples() -> dict[str, Any]:
-    """The course's example of each layout, loaded by the pipeline the plugin uses."""
-    from course_requests import ASSETS, BLOCKS
-
-    from mkdocs_selfattn.build.cache import Cache
-    from mkdocs_selfattn.build.pipeline import Pipeline
-    from mkdocs_selfattn.build.settings import Settings
-    from mkdocs_selfattn.cli.run import _CommandLineFiles
-
-    pipeline = Pipeline(Settings(scripts=False, mermaid=None), Cache(None))
-    loaded = {}
-    for name, request in REQUESTS.items():
-        spec = replace(request.spec, csv=str(ASSETS / BLOCKS[name][0]))
-        loaded[name] = (pipeline, pipeline.load(spec, _CommandLineFiles()))
-    return loaded
-
-
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
 def test_every_entry_fills_every_layout_view(name: str, examples: dict[str, Any]) -> None:
     from mkdocs_selfattn.blocks.spec import ViewOptions
+    from mkdocs_selfattn.build.inline_quantities import answer
 
     pipeline, example = examples[name]
     layout = LAYOUTS[name]
@@ -186,7 +168,8 @@ def test_every_entry_fills_every_layout_view(name: str, examples: dict[str, Any]
     markdown = layout.run_text(example, "markdown")
     assert markdown.lstrip().startswith("|") or "\n|" in markdown, name
     assert layout.run_text(example, "text") == example.printout, name
-    rows = layout.inline("where", 1, None, example, "csv_rows", ())
+    forms = [entry.inline for entry in LAYOUTS.values()]
+    rows = answer(layout.inline, forms, "where", 1, None, example, "csv_rows", ())
     assert rows == str(example.result.csv_rows), name
     # The views ask the same entry: each renders through the pipeline without a problem.
     for shown in ("table", "compare", "csv", "try"):
