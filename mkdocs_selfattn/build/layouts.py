@@ -70,13 +70,13 @@ def _table_inputs(
 
 
 def _target_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
-    from mkdocs_selfattn.render.tables import target_tables
+    from mkdocs_selfattn.render.layout_tables import target_tables
 
     return target_tables(*_table_inputs(pipeline, example, view))
 
 
 def _target_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
-    from mkdocs_selfattn.render.tables import compare_table
+    from mkdocs_selfattn.render.layout_tables import compare_table
 
     return [compare_table(*_table_inputs(pipeline, example, view))]
 
@@ -109,25 +109,25 @@ def _target_try(
 
 
 def _question_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
-    from mkdocs_selfattn.render.reading_tables import question_tables
+    from mkdocs_selfattn.render.layout_tables import question_tables
 
     return question_tables(*_table_inputs(pipeline, example, view), view.top)
 
 
 def _question_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
-    from mkdocs_selfattn.render.reading_tables import question_compare
+    from mkdocs_selfattn.render.layout_tables import question_compare
 
     return question_compare(*_table_inputs(pipeline, example, view), view.top)
 
 
 def _head_tables(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
-    from mkdocs_selfattn.render.reading_tables import head_tables
+    from mkdocs_selfattn.render.layout_tables import head_tables
 
     return head_tables(*_table_inputs(pipeline, example, view), view.top)
 
 
 def _head_compare(pipeline: ViewContext, example: Example, view: ViewOptions) -> list[Table]:
-    from mkdocs_selfattn.render.reading_tables import head_compare
+    from mkdocs_selfattn.render.layout_tables import head_compare
 
     return head_compare(*_table_inputs(pipeline, example, view))
 
@@ -173,19 +173,19 @@ def _run_text(tables: Callable[[ReadingResult, Labels], list[Table]]) -> RunText
 
 
 def _target_all(result: ReadingResult, labels: Labels) -> list[Table]:
-    from mkdocs_selfattn.render.tables import compare_table, target_tables
+    from mkdocs_selfattn.render.layout_tables import compare_table, target_tables
 
     return [*target_tables(result, labels), compare_table(result, labels)]
 
 
 def _question_all(result: ReadingResult, labels: Labels) -> list[Table]:
-    from mkdocs_selfattn.render.reading_tables import question_compare, question_tables
+    from mkdocs_selfattn.render.layout_tables import question_compare, question_tables
 
     return [*question_tables(result, labels), *question_compare(result, labels)]
 
 
 def _head_all(result: ReadingResult, labels: Labels) -> list[Table]:
-    from mkdocs_selfattn.render.reading_tables import head_compare, head_tables
+    from mkdocs_selfattn.render.layout_tables import head_compare, head_tables
 
     return [*head_tables(result, labels), *head_compare(result, labels)]
 

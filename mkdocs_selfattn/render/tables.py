@@ -1,4 +1,6 @@
-"""Tables: per-target weights, the targets side by side, and the document's CSV rows.
+"""The table model every view's tables are built in, its two writers, and the pieces every
+layout's tables share (a reader's table, the rows a long table leaves out, the CSV rows); each
+layout's tables are built in :mod:`layout_tables`.
 
 Each table is built once as a small model (cells made of styled spans) and written either as
 markdown (the command line, a reader's copy) or as HTML (pages: a build that hands markdown tables
@@ -10,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
-from mkdocs_selfattn.core.results import target_head, top_line, weights_by_candidate
 from mkdocs_selfattn.render.escape import html_text, md_text
 from mkdocs_selfattn.render.labels import Labels, format_value, py_round
 
@@ -49,73 +49,15 @@ class Table:
     """(href, text) of a download link under the table."""
 
 
-def _plain(text: str) -> Cell:
+def plain(text: str) -> Cell:
     return (Span(text),)
 
 
-def _token(labels: Labels, token: str, index: int | None = None, style: str = "") -> Cell:
+def token_cell(labels: Labels, token: str, index: int | None = None, style: str = "") -> Cell:
     shown, raw = labels.label(token, index), labels.raw(token, index)
     if shown == raw:
         return (Span(raw, style),)
     return (Span(shown, style), Span(" "), Span(f"({raw})", "small"))
-
-
-def target_tables(
-    result: ReadingResult,
-    labels: Labels,
-    number_format: str | None = None,
-    text: Mapping[str, str] | None = None,
-) -> list[Table]:
-    """One table per target: candidates with role, score, weight and vector, then the vectors.
-
-    ``number_format`` applies to weights only: scores and vectors keep the printout style, since a
-    percentage format would make them wrong.
-    """
-    words = {**DEFAULT_TEXT, **(text or {})}
-    tables = []
-    for group in result.groups:
-        tables.append(_target_table(result, group, labels, number_format, words))
-    return tables
-
-
-def _target_table(
-    result: ReadingResult,
-    group: GroupResult,
-    labels: Labels,
-    number_format: str | None,
-    words: Mapping[str, str],
-) -> Table:
-    head, best = target_head(group), top_line(group)
-    caption: list[Span] = [
-        Span(words["target"] + " ", "strong"),
-        *_token(labels, group.name, group.index, "strong"),
-        Span(f" · {words['top']}: "),
-        *_token(labels, best.token, best.index),
-    ]
-    top = (best.token, best.index)
-    return reader_table(
-        caption,
-        named_totals(head.groups, labels, number_format),
-        result.axis_names,
-        (
-            ReaderRow(
-                _token(labels, line.token, line.index),
-                line.role,
-                score,
-                weight,
-                (line.token, line.index) == top,
-                line.vector,
-            )
-            for line, score, weight in zip(group.lines, head.values, head.weights, strict=True)
-        ),
-        (
-            ("representation", head.context),
-            ("baseline", group.baseline),
-            ("shift", head.shift),
-        ),
-        words,
-        number_format,
-    )
 
 
 @dataclass(frozen=True)
@@ -156,28 +98,28 @@ def reader_table(
     under their words. ``number_format`` applies to weights only: scores and vectors keep the
     printout style, since a percentage format would make them wrong."""
     header = tuple(
-        _plain(w) for w in (words["candidate"], words["role"], words["score"], words["weight"])
-    ) + tuple(_plain(a) for a in axes)
+        plain(w) for w in (words["candidate"], words["role"], words["score"], words["weight"])
+    ) + tuple(plain(a) for a in axes)
     out: list[tuple[Cell, ...]] = []
     for row in rows:
         weight = Span(format_value(row.weight, number_format), "strong" if row.top else "")
         out.append(
             (
                 row.name,
-                _plain(row.role),
-                _plain(py_round(row.score)),
+                plain(row.role),
+                plain(py_round(row.score)),
                 (weight,),
-                *(_plain(py_round(v)) for v in row.vector),
+                *(plain(py_round(v)) for v in row.vector),
             )
         )
-    blank = _plain("")
+    blank = plain("")
     if others is not None:
         count, rest = others
-        left = _plain(format_value(rest, number_format))
+        left = plain(format_value(rest, number_format))
         out.append((other_rows(words, count), blank, blank, left, *(blank for _ in axes)))
     for key, vector in summary:
         out.append(
-            ((Span(words[key], "em"),), *(blank,) * 3, *(_plain(py_round(v)) for v in vector))
+            ((Span(words[key], "em"),), *(blank,) * 3, *(plain(py_round(v)) for v in vector))
         )
     align = ("l", "l", "r", "r", *("r" for _ in axes))
     return Table(tuple([*caption, *totals]) or None, header, align, tuple(out))
@@ -188,41 +130,6 @@ def other_rows(words: Mapping[str, str], count: int) -> Cell:
     return (Span(words["others"].replace("{n}", f"{count:,}"), "em"),)
 
 
-def compare_table(
-    result: ReadingResult,
-    labels: Labels,
-    number_format: str | None = None,
-    text: Mapping[str, str] | None = None,
-) -> Table:
-    """Candidates × targets; each target's top weight in bold so the shift of focus shows."""
-    words = {**DEFAULT_TEXT, **(text or {})}
-    order, sums = weights_by_candidate(result)
-    targets = result.groups
-    header = (
-        _plain(words["candidate"]),
-        *(_token(labels, g.name, g.index) for g in targets),
-    )
-    tops = [(line.token, line.index) for line in map(top_line, targets)]
-    rows: list[tuple[Cell, ...]] = []
-    for key in order:
-        row: list[Cell] = [_token(labels, *key)]
-        for top, summed in zip(tops, sums, strict=True):
-            if key not in summed:
-                row.append(_plain("–"))
-                continue
-            value = format_value(summed[key], number_format)
-            if key == top:
-                row.append((Span(value, "strong"), Span(" ▲")))
-            else:
-                row.append(_plain(value))
-        rows.append(tuple(row))
-    named = [dict(target_head(g).groups) for g in targets]
-    for name in named[0] if named else []:
-        weights = (_plain(format_value(totals[name], number_format)) for totals in named)
-        rows.append(((Span(labels(name), "em"),), *weights))
-    return Table(None, header, ("l", *("r" for _ in targets)), tuple(rows))
-
-
 def csv_table(
     header: Sequence[str], rows: Sequence[Sequence[str]], link: str | None, file_name: str
 ) -> Table:
@@ -230,9 +137,9 @@ def csv_table(
     numeric = [all(_is_number(r[i]) for r in rows) for i in range(len(header))]
     return Table(
         None,
-        tuple(_plain(h) for h in header),
+        tuple(plain(h) for h in header),
         tuple("r" if n else "l" for n in numeric),
-        tuple(tuple(_plain(cell) for cell in row) for row in rows),
+        tuple(tuple(plain(cell) for cell in row) for row in rows),
         None if link is None else (link, file_name),
     )
 
@@ -251,7 +158,7 @@ def csv_rows_table(
     if count <= len(rows):
         return table
     more = (other_rows(words, count - len(rows)),)
-    blank = tuple(_plain("") for _ in header[1:])
+    blank = tuple(plain("") for _ in header[1:])
     return Table(table.caption, table.header, table.align, (*table.rows, more + blank), table.link)
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mkdocs_selfattn.render.chart import DEFAULT_TEXT as CHART_EN
+from mkdocs_selfattn.render.layout_tables import READING_TEXT as READING_EN
 from mkdocs_selfattn.render.mermaid import DEFAULT_TEXT as MERMAID_EN
-from mkdocs_selfattn.render.reading_tables import READING_TEXT as READING_EN
 from mkdocs_selfattn.render.tables import DEFAULT_TEXT as TABLE_EN
 
 DEFAULT_LANGUAGE = "en"

@@ -21,7 +21,8 @@ from mkdocs_selfattn.core.document_results import compute_targets
 from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import BlockError, DataError, close_matches, did_you_mean
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.tables import compare_table, target_tables, to_markdown
+from mkdocs_selfattn.render.layout_tables import compare_table, target_tables
+from mkdocs_selfattn.render.tables import to_markdown
 
 HEADER = "document_id,target_token,candidate_token,candidate_role,v,score"
 TROPHY = "\n".join(

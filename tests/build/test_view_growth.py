@@ -20,8 +20,12 @@ from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, Reading
 from mkdocs_selfattn.render.chart import chart_words
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
-from mkdocs_selfattn.render.reading_tables import question_compare, question_tables
-from mkdocs_selfattn.render.tables import compare_table, target_tables
+from mkdocs_selfattn.render.layout_tables import (
+    compare_table,
+    question_compare,
+    question_tables,
+    target_tables,
+)
 
 READS = [0]
 GROWTH_BOUND = 6.0

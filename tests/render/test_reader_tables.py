@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.core.results import CandidateResult, DocumentResult, TargetResult
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.reading_tables import question_tables
-from mkdocs_selfattn.render.tables import target_tables, to_html, to_markdown
+from mkdocs_selfattn.render.layout_tables import question_tables, target_tables
+from mkdocs_selfattn.render.tables import to_html, to_markdown
 
 WORDS = {"target": "reader", "question": "reader", "representation": "context"}
 

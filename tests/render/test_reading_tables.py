@@ -13,7 +13,7 @@ from pathlib import Path
 from mkdocs_selfattn.build.views import csv_rows
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.reading_tables import (
+from mkdocs_selfattn.render.layout_tables import (
     LONG_GROUP,
     head_compare,
     head_tables,
