@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -77,3 +77,22 @@ def course_site(tmp_path_factory: pytest.TempPathFactory) -> CourseSite:
 
 
 # ========================================================================= end of course site
+
+
+@pytest.fixture(scope="session")
+def examples() -> dict[str, object]:
+    """The course's example of each layout, loaded by the pipeline the plugin uses:
+    ``{layout: (pipeline, example)}``."""
+    from course_requests import ASSETS, BLOCKS, requests
+
+    from mkdocs_selfattn.build.cache import Cache
+    from mkdocs_selfattn.build.pipeline import Pipeline
+    from mkdocs_selfattn.build.settings import Settings
+    from mkdocs_selfattn.cli.run import _CommandLineFiles
+
+    pipeline = Pipeline(Settings(scripts=False, mermaid=None), Cache(None))
+    loaded = {}
+    for name, request in requests().items():
+        spec = replace(request.spec, csv=str(ASSETS / BLOCKS[name][0]))
+        loaded[name] = (pipeline, pipeline.load(spec, _CommandLineFiles()))
+    return loaded

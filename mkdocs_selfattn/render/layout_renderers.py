@@ -52,7 +52,7 @@ def _targets_variables(
     csv_bytes: bytes | None,
     columns: Mapping[str, str] | None,
 ) -> dict[str, Any]:
-    return target_variables(result, labels, csv_bytes, columns)
+    return target_variables(result, labels, csv_bytes, columns, top)
 
 
 def _targets_plain(result: ReadingResult) -> dict[str, Any]:

@@ -1,9 +1,11 @@
-"""Template records of the targets layout: the document's targets and candidates as the
-printout reads them, and each candidate's CSV cells as written (``c.cells.evidence_cap``).
+"""The targets layout's template names, as aliases of every layout's records
+(:mod:`template_vars`): a target is a group read by its one head (``t.candidates``, ``t.context``,
+``t.top`` are that head's lines and numbers), a candidate a line of that head, and ``targets``
+the example's ``groups``.
 
-The records keep lists always, as the targets printout has always printed them. The cells are read
-from the CSV only when a template asks for one: the default template never does, so a page
-without a template pays nothing for them.
+The records keep lists always, as the targets printout has always printed them. A candidate's
+cells (``c.cells.evidence_cap``) are read from the CSV only when a template asks for one: the
+default template never does, so a page without a template pays nothing for them.
 """
 
 from __future__ import annotations
@@ -15,10 +17,17 @@ from typing import Any
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_rows import rows_where
 from mkdocs_selfattn.core.readings import GroupResult, Line, ReadingResult
-from mkdocs_selfattn.core.results import target_head, top_line
+from mkdocs_selfattn.core.results import target_head
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.labels import Labels
-from mkdocs_selfattn.render.template_env import Cells, Described, Named
+from mkdocs_selfattn.render.template_env import Cells, Named
+from mkdocs_selfattn.render.template_vars import (
+    GroupVars,
+    HeadLineVars,
+    Shared,
+    header_of,
+    variables,
+)
 
 _Key = tuple[str, int | None, str, int | None]
 
@@ -73,38 +82,21 @@ def _index(text: str | None) -> int | None:
         return int(number) if number.is_integer() else None
 
 
-class CandidateVars(Described):
+class CandidateVars(HeadLineVars):
+    """A candidate of a target: a line of its one head."""
+
     kind = "candidate"
-    fields = ("token", "index", "display", "role", "score", "weight", "vector", "cells")
-
-    def __init__(
-        self,
-        cand: Line,
-        numbers: tuple[float, float],
-        target: GroupResult,
-        labels: Labels,
-        rows: TargetRows,
-    ) -> None:
-        self._cand, self._target, self._rows = cand, target, rows
-        self.token = cand.token
-        self.index = cand.index
-        self.display = labels(cand.token, cand.index)
-        self.role = cand.role
-        self.score, self.weight = numbers
-        self.vector = list(cand.vector)
-
-    @cached_property
-    def cells(self) -> Cells:
-        return self._rows.cells(self._target, self._cand)
 
 
-class TargetVars(Described):
+class TargetVars(GroupVars):
+    """A target: a group read by one head, with that head's numbers under the names the
+    targets printout uses."""
+
     kind = "target"
     fields = (
+        *GroupVars.fields,
         "token",
         "index",
-        "display",
-        "candidates",
         "context",
         "representation",
         "shift",
@@ -112,25 +104,27 @@ class TargetVars(Described):
         "groups",
     )
 
-    def __init__(self, target: GroupResult, labels: Labels, rows: TargetRows) -> None:
+    def __init__(self, target: GroupResult, shared: Shared) -> None:
+        super().__init__(target, shared)
         head = target_head(target)
+        self._target, self._head = target, head
         self.token = target.name
         self.index = target.index
-        self.display = labels(target.name, target.index)
-        numbers = zip(head.values, head.weights, strict=True)
-        self.candidates = [
-            CandidateVars(line, pair, target, labels, rows)
-            for line, pair in zip(target.lines, numbers, strict=True)
-        ]
-        self.context = list(head.context)
+        self.context = self.heads[0].context
         self.representation = self.context  # the name documented first, kept working
-        self.shift = list(head.shift)
+        self.shift = self.heads[0].shift
         self.groups = Named(head.groups)
-        best = top_line(target)
-        # The first candidate row of the top token (and position), as the printout names it.
-        self.top = next(
-            c for c in self.candidates if (c.token, c.index) == (best.token, best.index)
-        )
+
+    @cached_property
+    def candidates(self) -> list[CandidateVars]:
+        """A list, as it always was (the head's lines: each with its score and weight)."""
+        target, head, shared = self._target, self._head, self._shared
+        return [CandidateVars(line, target, i, shared, head) for i, line in enumerate(target.lines)]
+
+    @cached_property
+    def top(self) -> CandidateVars:
+        """The first candidate row of the top token (and position), as the printout names it."""
+        return self.candidates[self._head.top(1)[0]]
 
 
 def target_variables(
@@ -138,19 +132,19 @@ def target_variables(
     labels: Labels,
     csv_bytes: bytes | None = None,
     columns: Mapping[str, str] | None = None,
+    top: int = 3,
 ) -> dict[str, Any]:
-    """The targets layout: a document's targets in CSV order."""
+    """Every layout's variables, and the targets layout's names: its document's targets in
+    CSV order, the vector columns and the document's baseline."""
     document = result.document or ""  # a targets example always names its document
     rows = TargetRows(csv_bytes, columns or {}, document)
+    shared = Shared(result, labels, top, lists=True, rows=rows, kinds=("reader", "candidate"))
+    targets = [TargetVars(g, shared) for g in result.groups]
+    out = variables(result, shared, targets, header_of(csv_bytes))
     groups = result.groups
-    return {
-        "layout": "targets",
-        "source": result.source,
-        "csv_rows": result.csv_rows,
+    return out | {
         "document": document,
-        "document_rows": result.document_rows,
         "vector_columns": list(result.axis_names),
         "baseline": list(groups[0].baseline) if groups else [],
-        "temperature": result.temperature,
-        "targets": [TargetVars(g, labels, rows) for g in groups],
+        "targets": targets,
     }

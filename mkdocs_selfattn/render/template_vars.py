@@ -1,20 +1,28 @@
 """What a printout template sees: every computed quantity and every raw CSV cell of an example,
 as records the author reads with dots (``q.context``, ``line.cells.line_id``).
 
+One set of variables and records serves every layout, read from the one record family: groups
+of lines, each read by one or more heads (:func:`variables`). A layout's registry entry
+(``render/layout_renderers.RENDERERS``) adds the names its chapter's templates were written with
+(:mod:`template_targets`: ``targets``, ``t.candidates``, ``c.score`` …; a questions file of one
+group: ``queries``, ``lines``), as aliases of these records.
+
 Records are built lazily: a file of a million lines read by three questions must cost nothing
 for a template that prints the top three. Lists stay Python lists, so ``{{ x }}`` prints exactly
 what the chapter's ``print(x)`` would; with a single axis, contexts, baselines, shifts,
-differences and vectors are plain numbers (the questions printout's ``context = 4.685``). The
-targets layout's records are in :mod:`template_targets`.
+differences and vectors are plain numbers (the questions printout's ``context = 4.685``), unless
+the layout prints lists always (targets).
 
 docs/plugin/templates.md documents every name below; keep the two in step.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
-from typing import Any, TypeVar, overload
+from typing import Any, Protocol, TypeVar, overload
 
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.errors import did_you_mean, listing
@@ -63,17 +71,38 @@ def _axes(values: Sequence[float], single: bool) -> Any:
     return values[0] if single and len(values) == 1 else list(values)
 
 
-# ------------------------------------------------------------------- questions and heads layouts
+class RowCells(Protocol):
+    """Where a line's CSV cells come from when its record does not keep them (a target's
+    candidates: read from the file when a template first asks)."""
+
+    def cells(self, group: GroupResult, line: Line) -> Cells: ...
 
 
-class _Shared:
-    """What every record of one reading example needs: its result, labels and header."""
+class Shared:
+    """What every record of one example needs: its labels, header and the layout's ways."""
 
-    def __init__(self, result: ReadingResult, labels: Labels, top: int) -> None:
+    def __init__(
+        self,
+        result: ReadingResult,
+        labels: Labels,
+        top: int,
+        *,
+        lists: bool = False,
+        rows: RowCells | None = None,
+        kinds: tuple[str, str] | None = None,
+    ) -> None:
         self.labels = labels
         self.columns = result.columns
-        self.single = len(result.axes) == 1
+        self.single = len(result.axes) == 1 and not lists
         self.top = top
+        self.rows = rows
+        self.kinds = kinds
+        """What a reader and its line are called in messages, when not a question's or head's."""
+
+    def cells(self, group: GroupResult, line: Line) -> Cells:
+        if self.rows is not None:
+            return self.rows.cells(group, line)
+        return Cells(zip(self.columns, line.cells, strict=False))
 
 
 class LineVars(Described):
@@ -82,6 +111,7 @@ class LineVars(Described):
     kind = "line"
     fields: tuple[str, ...] = (
         "token",
+        "index",
         "display",
         "role",
         "row",
@@ -91,20 +121,22 @@ class LineVars(Described):
         "values",
     )
 
-    def __init__(self, line: Line, group: GroupResult, at: int, shared: _Shared) -> None:
+    def __init__(self, line: Line, group: GroupResult, at: int, shared: Shared) -> None:
         self._line, self._group, self._at, self._shared = line, group, at, shared
         self.token = line.token
+        self.index = line.index
         self.role = line.role
         self.row = line.row
         self.vector = _axes(line.vector, shared.single)
 
     @cached_property
     def display(self) -> str:
-        return self._shared.labels(self.token, self.row)
+        """The label, with ``@position`` when the token occurs at several positions."""
+        return self._shared.labels(self.token, self.index)
 
     @cached_property
     def cells(self) -> Cells:
-        return Cells(zip(self._shared.columns, self._line.cells, strict=False))
+        return self._shared.cells(self._group, self._line)
 
     @cached_property
     def weights(self) -> Named:
@@ -122,10 +154,12 @@ class HeadLineVars(LineVars):
     fields = (*LineVars.fields, "weight", "value", "score", "rank")
 
     def __init__(
-        self, line: Line, group: GroupResult, at: int, shared: _Shared, head: HeadResult
+        self, line: Line, group: GroupResult, at: int, shared: Shared, head: HeadResult
     ) -> None:
         super().__init__(line, group, at, shared)
         self._head = head
+        if shared.kinds is not None:
+            self.kind = shared.kinds[1]
         self.weight = head.weights[at]
         self.value = head.values[at]
         self.score = self.value
@@ -161,12 +195,14 @@ class HeadVars(Described):
         "top",
     )
 
-    def __init__(self, head: HeadResult, group: GroupResult, shared: _Shared, first: bool):
+    def __init__(self, head: HeadResult, group: GroupResult, shared: Shared, first: bool):
         self._head, self._group, self._shared = head, group, shared
         self.kind = "head" if head.given else "question"
+        if shared.kinds is not None:
+            self.kind = shared.kinds[0]
         self.name = head.name
         self.label = head.name
-        self.display = shared.labels(head.name)
+        self.display = shared.labels(head.name, group.index)
         self.column = head.column
         self.given = head.given
         self.is_reference = first and head.given
@@ -209,7 +245,7 @@ class GroupVars(Described):
     """A group of lines (questions: the file or a document; heads: one scenario)."""
 
     kind = "group"
-    fields = (
+    fields: tuple[str, ...] = (
         "name",
         "display",
         "lines",
@@ -226,10 +262,10 @@ class GroupVars(Described):
         "head",
     )
 
-    def __init__(self, group: GroupResult, shared: _Shared) -> None:
+    def __init__(self, group: GroupResult, shared: Shared) -> None:
         self._group, self._shared = group, shared
         self.name = group.name
-        self.display = shared.labels(group.name)
+        self.display = shared.labels(group.name, group.index)
         self.baseline = _axes(group.baseline, shared.single)
         self.heads = [HeadVars(h, group, shared, i == 0) for i, h in enumerate(group.heads)]
         self.queries = self.heads
@@ -246,7 +282,7 @@ class GroupVars(Described):
         return Lazy(len(group.lines), lambda i: LineVars(group.lines[i], group, i, shared))
 
     @cached_property
-    def candidates(self) -> Lazy[LineVars]:
+    def candidates(self) -> Sequence[LineVars]:
         return self.lines
 
     def separation(self, first: str, second: str) -> float:
@@ -280,36 +316,59 @@ def _listed(value: Any) -> list[float]:
     return list(value) if isinstance(value, list) else [value]
 
 
-def reading_variables(result: ReadingResult, labels: Labels, top: int = 3) -> dict[str, Any]:
-    """The questions and heads layouts: groups read by heads or questions.
+def header_of(csv_bytes: bytes | None) -> list[str]:
+    """The CSV's header as written, for a layout whose records keep no cells."""
+    if not csv_bytes:
+        return []
+    first = csv_bytes.decode("utf-8-sig", errors="replace").partition("\n")[0]
+    return [cell.strip() for cell in next(csv.reader(io.StringIO(first)), [])]
 
-    A questions example of one group also offers its ``baseline``, ``queries`` and ``lines`` at the
-    top level, as the drafts' templates write them.
-    """
-    shared = _Shared(result, labels, top)
-    groups = [GroupVars(g, shared) for g in result.groups]
-    axis_columns = Named((name, list(columns)) for name, columns in result.axes)
+
+def variables(
+    result: ReadingResult,
+    shared: Shared,
+    groups: Sequence[GroupVars],
+    columns: Sequence[str],
+    readers: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """The variables of every layout (docs/plugin/templates.md): the example, its axes and its
+    groups of lines, each read by its heads; ``readers``: the heads' names where every group
+    has the same heads (``heads``, ``reference``)."""
+    axis_columns = Named((name, list(cols)) for name, cols in result.axes)
     written = [c for _, cols in result.axes for c in cols]
-    variables: dict[str, Any] = {
+    return {
         "layout": result.layout,
         "source": result.source,
         "csv_rows": result.csv_rows,
         "document": result.document,
         "document_rows": result.document_rows,
-        "columns": list(result.columns),
+        "columns": list(columns),
         "axes": list(result.axis_names),
         "axis_columns": axis_columns,
         "value_column": written[0] if len(written) == 1 else None,
         "temperature": result.temperature,
-        "heads": list(result.head_names),
-        "reference": result.head_names[0] if result.head_names else None,
-        "top": top,
-        "groups": groups,
+        **(
+            {}
+            if readers is None
+            else {"heads": list(readers), "reference": readers[0] if readers else None}
+        ),
+        "top": shared.top,
+        "groups": list(groups),
     }
+
+
+def reading_variables(result: ReadingResult, labels: Labels, top: int = 3) -> dict[str, Any]:
+    """The questions and heads layouts: every layout's variables, with the names of their
+    readers (the same in every group) and, for a questions example of one group, its
+    ``baseline``, ``queries`` and ``lines`` at the top level, as the drafts' templates write
+    them."""
+    shared = Shared(result, labels, top)
+    groups = [GroupVars(g, shared) for g in result.groups]
+    out = variables(result, shared, groups, result.columns, result.head_names)
     if not result.kind.always_grouped and len(groups) == 1:
-        variables |= {
+        out |= {
             "baseline": groups[0].baseline,
             "queries": groups[0].queries,
             "lines": groups[0].lines,
         }
-    return variables
+    return out
