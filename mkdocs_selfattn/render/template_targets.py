@@ -25,6 +25,7 @@ from mkdocs_selfattn.render.template_vars import (
     GroupVars,
     HeadLineVars,
     Shared,
+    axes_value,
     header_of,
     variables,
 )
@@ -110,9 +111,9 @@ class TargetVars(GroupVars):
         self._target, self._head = target, head
         self.token = target.name
         self.index = target.index
-        self.context = self.heads[0].context
+        self.context = axes_value(head.context, shared.single)
         self.representation = self.context  # the name documented first, kept working
-        self.shift = self.heads[0].shift
+        self.shift = axes_value(head.shift, shared.single)
         self.groups = Named(head.groups)
 
     @cached_property

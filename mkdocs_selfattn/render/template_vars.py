@@ -66,7 +66,7 @@ class Lazy(Sequence[T]):
         return f"<{self._count} items>"
 
 
-def _axes(values: Sequence[float], single: bool) -> Any:
+def axes_value(values: Sequence[float], single: bool) -> Any:
     """One number for a one-axis example, else a list (how the scripts print it)."""
     return values[0] if single and len(values) == 1 else list(values)
 
@@ -127,7 +127,7 @@ class LineVars(Described):
         self.index = line.index
         self.role = line.role
         self.row = line.row
-        self.vector = _axes(line.vector, shared.single)
+        self.vector = axes_value(line.vector, shared.single)
 
     @cached_property
     def display(self) -> str:
@@ -206,9 +206,9 @@ class HeadVars(Described):
         self.column = head.column
         self.given = head.given
         self.is_reference = first and head.given
-        self.context = _axes(head.context, shared.single)
-        self.shift = _axes(head.shift, shared.single)
-        self.difference = _axes(head.difference, shared.single) if head.difference else []
+        self.context = axes_value(head.context, shared.single)
+        self.shift = axes_value(head.shift, shared.single)
+        self.difference = axes_value(head.difference, shared.single) if head.difference else []
         self.groups = Named(head.groups)
 
     def _line(self, at: int) -> HeadLineVars:
@@ -266,15 +266,38 @@ class GroupVars(Described):
         self._group, self._shared = group, shared
         self.name = group.name
         self.display = shared.labels(group.name, group.index)
-        self.baseline = _axes(group.baseline, shared.single)
-        self.heads = [HeadVars(h, group, shared, i == 0) for i, h in enumerate(group.heads)]
-        self.queries = self.heads
-        self.reference = self.heads[0] if self.heads else None
-        self.contexts = Named((h.name, h.context) for h in self.heads)
-        self.shifts = Named((h.name, h.shift) for h in self.heads)
-        others = [h for h in self.heads[1:] if h.given]
-        self.differences = Named((h.name, h.difference) for h in others)
-        self.difference = [x for h in others for x in _listed(h.difference)]
+        self.baseline = axes_value(group.baseline, shared.single)
+
+    # Made when read: a targets document is a group per target, most of whose printouts read
+    # none of these.
+    @cached_property
+    def heads(self) -> list[HeadVars]:
+        group, shared = self._group, self._shared
+        return [HeadVars(h, group, shared, i == 0) for i, h in enumerate(group.heads)]
+
+    @cached_property
+    def queries(self) -> list[HeadVars]:
+        return self.heads
+
+    @cached_property
+    def reference(self) -> HeadVars | None:
+        return self.heads[0] if self.heads else None
+
+    @cached_property
+    def contexts(self) -> Named:
+        return Named((h.name, h.context) for h in self.heads)
+
+    @cached_property
+    def shifts(self) -> Named:
+        return Named((h.name, h.shift) for h in self.heads)
+
+    @cached_property
+    def differences(self) -> Named:
+        return Named((h.name, h.difference) for h in self.heads[1:] if h.given)
+
+    @cached_property
+    def difference(self) -> list[float]:
+        return [x for h in self.heads[1:] if h.given for x in _listed(h.difference)]
 
     @cached_property
     def lines(self) -> Lazy[LineVars]:
@@ -320,8 +343,9 @@ def header_of(csv_bytes: bytes | None) -> list[str]:
     """The CSV's header as written, for a layout whose records keep no cells."""
     if not csv_bytes:
         return []
-    first = csv_bytes.decode("utf-8-sig", errors="replace").partition("\n")[0]
-    return [cell.strip() for cell in next(csv.reader(io.StringIO(first)), [])]
+    # Decoded as read, so a header costs its own length, not the file's.
+    text = io.TextIOWrapper(io.BytesIO(csv_bytes), encoding="utf-8-sig", newline="")
+    return [cell.strip() for cell in next(csv.reader(text), [])]
 
 
 def variables(
