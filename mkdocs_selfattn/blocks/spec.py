@@ -11,12 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from mkdocs_selfattn.blocks import spec_values as values
 from mkdocs_selfattn.blocks.block_yaml import load_mapping
 from mkdocs_selfattn.blocks.markdown_scan import RawBlock
-from mkdocs_selfattn.blocks.spec_layout import check_layout
+from mkdocs_selfattn.blocks.spec_layout import (
+    BLOCK_LAYOUTS,
+    DEFAULT_LAYOUT,
+    LAYOUT_KEYS,
+    check_layout,
+)
 from mkdocs_selfattn.blocks.spec_values import EMPTY, Fields, Reader, Validator
 from mkdocs_selfattn.errors import BlockError, closest
 
@@ -214,10 +219,12 @@ class ExampleSpec:
 
     @property
     def layout(self) -> Literal["targets", "questions", "heads"]:
-        """Which of the three layouts the block asks for (the keys are mutually exclusive)."""
-        if self.queries is not None:
-            return "questions"
-        return "heads" if self.heads is not None else "targets"
+        """The layout the block's key asks for (the keys are mutually exclusive; without one,
+        the default): looked up in ``BLOCK_LAYOUTS``, so a layout is one entry there."""
+        key = next(
+            (k for k in LAYOUT_KEYS[1:] if getattr(self, k, None) is not None), DEFAULT_LAYOUT
+        )
+        return cast(Literal["targets", "questions", "heads"], BLOCK_LAYOUTS[key].layout)
 
     def line_of(self, key: str) -> int:
         """Page line of ``key``, so a bad path points at the ``csv:`` line itself."""

@@ -37,6 +37,8 @@ class Refusal:
 class BlockLayout:
     """A layout's block keys: what it refuses, in the order a block is checked."""
 
+    layout: str
+    """The layout its key asks for."""
     refused: tuple[Refusal, ...]
     foreign_roles: tuple[str, ...]
     """Column roles that mean nothing here, with the hint of where they belong."""
@@ -51,6 +53,7 @@ class BlockLayout:
 
 BLOCK_LAYOUTS: Mapping[str, BlockLayout] = {
     "targets": BlockLayout(
+        layout="targets",
         refused=(Refusal(("axes",), _READING_ONLY), Refusal(("normalise",), _READING_ONLY)),
         foreign_roles=("group",),
         roles_hint="groups of rows come with 'queries:' or 'heads:'",
@@ -59,6 +62,7 @@ BLOCK_LAYOUTS: Mapping[str, BlockLayout] = {
         document_required=True,
     ),
     "queries": BlockLayout(
+        layout="questions",
         refused=(
             Refusal(("mixed_candidates",), "only the targets layout has targets; drop it here"),
             Refusal(("vectors", "axes"), _VECTORS_OR_AXES),
@@ -73,6 +77,7 @@ BLOCK_LAYOUTS: Mapping[str, BlockLayout] = {
         named_readers=True,
     ),
     "heads": BlockLayout(
+        layout="heads",
         refused=(
             Refusal(("mixed_candidates",), "only the targets layout has targets; drop it here"),
             Refusal(("vectors", "axes"), _VECTORS_OR_AXES),

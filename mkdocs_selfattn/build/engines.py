@@ -9,7 +9,7 @@ neither numpy nor pyarrow."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -58,7 +58,7 @@ class _Reading:
         from mkdocs_selfattn.core.reading_table import parse_reading
 
         spec = request.spec
-        readers = spec.queries if spec.queries is not None else spec.heads
+        readers: Mapping[str, str] | None = getattr(spec, self.kind.block_key)
         table = parse_reading(
             request.data,
             source=request.source,

@@ -24,6 +24,16 @@ PACKAGE = Path(__file__).resolve().parents[2] / "mkdocs_selfattn"
 REQUESTS = requests()
 
 
+def test_the_layout_a_block_asks_for_is_its_keys_entry() -> None:
+    from mkdocs_selfattn.blocks.spec_layout import DEFAULT_LAYOUT
+
+    for key, entry in BLOCK_LAYOUTS.items():
+        given: dict[str, Any] = {} if key == DEFAULT_LAYOUT else {key: {"r": "c"}}
+        spec = ExampleSpec(id="x", csv="x.csv", document="", line=1, **given)
+        assert spec.layout == entry.layout
+    assert {entry.layout for entry in BLOCK_LAYOUTS.values()} == set(LAYOUTS)
+
+
 def test_every_layout_a_block_can_ask_for_has_one_entry() -> None:
     asked = set(get_args(get_type_hints(ExampleSpec.layout.fget)["return"]))
     assert asked == set(LAYOUTS) == set(ENGINES)
