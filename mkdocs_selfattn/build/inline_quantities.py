@@ -87,14 +87,16 @@ class InlineForm:
 
     def arity(self, name: str, grouped: bool | None = None) -> tuple[int, int]:
         """The fewest and most arguments of ``name``, a GROUP included; ``grouped`` None: the
-        file is not known yet, so a GROUP may come first wherever the layout can take one."""
+        example is not known yet, so a GROUP may or may not come first wherever the layout can
+        take one (a value that fits no layout is refused early; one that fits some is told
+        exactly what its own layout needs, or that its layout lacks the quantity)."""
         quantity = QUANTITIES[name]
         low = sum(1 for _, optional in quantity.args if not optional)
         high = len(quantity.args)
         if not quantity.scoped:
             return low, high
         if grouped is None:
-            return low + (self.grouping == "always"), high + (self.grouping != "never")
+            return low, high + (self.grouping != "never")
         return low + grouped, high + grouped
 
     def takes_group(self, name: str, result: ReadingResult) -> bool:

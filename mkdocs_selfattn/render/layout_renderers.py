@@ -96,6 +96,7 @@ RENDERERS: Mapping[str, LayoutRenderers] = {
             ids=("t", "w", "r"),
             title="acc_targets",
             lists=True,
+            one_document=True,
         ),
         weights=target_weights,
         plain=_targets_plain,

@@ -4,10 +4,10 @@ Two figures exist, and a layout's registry entry (``render/layout_renderers.REND
 the one it draws and the words it draws it with:
 
 - :class:`Chains`, for layouts whose readers each read the rows on their own (targets,
-  questions): the rows → each reader → its top rows → its result and shift. The rows are a
-  document's when the result names one (every target re-reads the document's candidates, so a
-  candidate is one member however many targets read it), else each group's (one diagram set
-  per group, at most :data:`MAX_GROUPS`).
+  questions): the rows → each reader → its top rows → its result and shift. The rows are the
+  document's for a layout whose groups re-read one document's candidates (targets: a candidate
+  is one member however many targets read it), else each group's (one diagram set per group,
+  at most :data:`MAX_GROUPS`).
 - :func:`heads_figure`, for readers that read one scenario together (heads): each head with its
   top tokens and context, and the separation of the two heads the ``separation_chart`` compares.
 
@@ -110,6 +110,9 @@ class Chains:
     lists: bool = False
     """Results print as lists rounded like ``print()`` (the targets printout), not one number
     per axis in the block's ``number_format``."""
+    one_document: bool = False
+    """Every group re-reads the same document's candidates (targets): one input box for the
+    document, under its name, instead of one per group."""
 
     def __call__(
         self,
@@ -123,8 +126,8 @@ class Chains:
         said: Labels | None = None,
     ) -> list[str]:
         draw = _Drawing(labels, words, top, number_format, page or words, said or labels)
-        if result.document is not None:
-            return self._document(draw, result.groups, result.document)
+        if self.one_document:
+            return self._document(draw, result.groups, result.document or "")
         out: list[str] = []
         for group in result.groups[:MAX_GROUPS]:
             out += self._group(draw, group)

@@ -139,9 +139,9 @@ def target_variables(
     CSV order, the vector columns and the document's baseline."""
     document = result.document or ""  # a targets example always names its document
     rows = TargetRows(csv_bytes, columns or {}, document)
-    shared = Shared(result, labels, top, lists=True, rows=rows, kinds=("reader", "candidate"))
+    shared = Shared(result, labels, top, lists=True, rows=rows, kinds=("head", "candidate"))
     targets = [TargetVars(g, shared) for g in result.groups]
-    out = variables(result, shared, targets, header_of(csv_bytes))
+    out = variables(result, shared, targets, header_of(csv_bytes, result.source))
     groups = result.groups
     return out | {
         "document": document,

@@ -18,12 +18,11 @@ docs/plugin/templates.md documents every name below; keep the two in step.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, Protocol, TypeVar, overload
 
+from mkdocs_selfattn.core.csv_header import read_header
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.errors import did_you_mean, listing
 from mkdocs_selfattn.render.labels import Labels
@@ -339,13 +338,9 @@ def _listed(value: Any) -> list[float]:
     return list(value) if isinstance(value, list) else [value]
 
 
-def header_of(csv_bytes: bytes | None) -> list[str]:
-    """The CSV's header as written, for a layout whose records keep no cells."""
-    if not csv_bytes:
-        return []
-    # Decoded as read, so a header costs its own length, not the file's.
-    text = io.TextIOWrapper(io.BytesIO(csv_bytes), encoding="utf-8-sig", newline="")
-    return [cell.strip() for cell in next(csv.reader(text), [])]
+def header_of(csv_bytes: bytes | None, source: str) -> list[str]:
+    """The CSV's header as the core reads it, for a layout whose records keep no cells."""
+    return read_header(csv_bytes, source) if csv_bytes else []
 
 
 def variables(

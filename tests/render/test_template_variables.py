@@ -99,3 +99,12 @@ def test_a_wrong_field_of_a_candidate_names_what_it_has(examples: dict[str, Any]
             csv_bytes=example.csv_bytes,
         )
     assert "a candidate has no 'wieght' (did you mean 'weight'?)" in str(caught.value)
+
+
+def test_a_targets_head_is_called_a_head(examples: dict[str, Any]) -> None:
+    example = _example(examples, "targets")
+    with pytest.raises(TemplateError) as caught:
+        render_printout(
+            example.result, example.labels, "{{ targets[0].heads[0].weight }}", csv_bytes=b""
+        )
+    assert "a head has no 'weight' (did you mean 'weights'?)" in str(caught.value)
