@@ -10,17 +10,13 @@ from typing import Any
 
 import pytest
 
-from mkdocs_selfattn.blocks.markdown_scan import find_blocks
-from mkdocs_selfattn.blocks.spec import parse_block
-from mkdocs_selfattn.build.cache import Cache
 from mkdocs_selfattn.build.example import Example
 from mkdocs_selfattn.build.inline import InlineValue, find_inline_values, inline_value
 from mkdocs_selfattn.build.inline_quantities import QUANTITIES, Arg, InlineForm
 from mkdocs_selfattn.build.layouts import LAYOUTS
-from mkdocs_selfattn.build.pipeline import Pipeline
-from mkdocs_selfattn.build.settings import Settings
 from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
 from mkdocs_selfattn.errors import BlockError
+from tests.block_examples import load_example
 
 OFFERED = [(name, q) for name, layout in LAYOUTS.items() for q in layout.inline.quantities]
 
@@ -187,17 +183,6 @@ TARGETS = "document_id,target_token,candidate_token,candidate_role,v,score\n"
 QUESTIONS = "line_id,section,v,score_a\n"
 
 
-def _load(tmp_path: Path, csv: str, block: str) -> Example:
-    from mkdocs_selfattn.cli.run import _CommandLineFiles
-
-    path = tmp_path / "data.csv"
-    path.write_text(csv, encoding="utf-8")
-    [raw] = find_blocks(f"```selfattn\nid: ex\ncsv: {path}\n{block}```\n")
-    spec = parse_block(raw)
-    assert spec.example is not None
-    return Pipeline(Settings(), Cache(None)).load(spec.example, _CommandLineFiles())
-
-
 QUESTIONS_BLOCK = "columns: {candidate: line_id, role: section}\nvectors: [v]\n"
 
 
@@ -225,7 +210,7 @@ QUESTIONS_BLOCK = "columns: {candidate: line_id, role: section}\nvectors: [v]\n"
 def test_a_repeated_token_is_written_with_one_rule_in_every_layout(
     tmp_path: Path, csv: str, block: str, reader: str, numbers: tuple[int, int]
 ) -> None:
-    example = _load(tmp_path, csv, block)
+    example = load_example(tmp_path, csv, block)
     (head,) = example.result.groups[0].heads
     first, last = numbers
     message = _error(example, f"weight {reader} a")
@@ -237,7 +222,7 @@ def test_a_repeated_token_is_written_with_one_rule_in_every_layout(
 
 
 def test_a_label_two_heads_share_is_refused_not_picked(tmp_path: Path) -> None:
-    example = _load(
+    example = load_example(
         tmp_path,
         QUESTIONS.replace("score_a", "score_a,score_b") + "a,s,1,1,2\nb,s,2,2,1\n",
         QUESTIONS_BLOCK + "queries: {q: score_a, r: score_b}\ndisplay: {q: Q, r: Q}\n",
@@ -251,7 +236,7 @@ def test_a_label_two_heads_share_is_refused_not_picked(tmp_path: Path) -> None:
 def test_a_one_axis_vector_is_a_list_where_the_layouts_printout_prints_lists(
     tmp_path: Path,
 ) -> None:
-    targets = _load(
+    targets = load_example(
         tmp_path,
         "document_id,target_token,candidate_token,candidate_role,v,score\nm,t,a,r,1,1\nm,t,b,r,2,2\n",
         "document: m\n",
@@ -260,7 +245,7 @@ def test_a_one_axis_vector_is_a_list_where_the_layouts_printout_prints_lists(
     assert LAYOUTS["targets"].inline.lists
     assert html.unescape(_inline(targets, "context t")) == f"[{round(head.context[0], 3)!r}]"
     assert _inline(targets, "context t v") == repr(round(head.context[0], 3))
-    questions = _load(
+    questions = load_example(
         tmp_path, QUESTIONS + "a,s,1,1\nb,s,2,2\n", QUESTIONS_BLOCK + "queries: {q: score_a}\n"
     )
     (head,) = questions.result.groups[0].heads
