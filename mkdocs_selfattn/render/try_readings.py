@@ -16,16 +16,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mkdocs_selfattn.core.reading_engine import SUM_TOLERANCE
-from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
-from mkdocs_selfattn.errors import DataError
+from mkdocs_selfattn.core.readings import HeadResult, ReadingResult
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import CsvText, Span
 from mkdocs_selfattn.render.try_view import (
-    cell_error,
     csv_data,
+    head_cells,
     head_data,
     named_data,
-    score_cell,
     view_data,
     view_words,
 )
@@ -64,7 +62,7 @@ def reading_try_data(
                 labels,
                 k,
                 list(groups),
-                _cells(head, group, header, cut, result, csv_bytes),
+                head_cells(group, head, header, cut, result.source, csv_bytes),
             )
             for head in group.heads
         ]
@@ -152,24 +150,3 @@ def _head(
         raw=head.name,
         column=head.column,
     )
-
-
-def _cells(
-    head: HeadResult,
-    group: GroupResult,
-    header: list[str],
-    cut: CsvText,
-    result: ReadingResult,
-    csv_bytes: bytes,
-) -> list[Span]:
-    """Where each line's cell of the head's column lies in the text, checked against the core."""
-    if head.column not in header:
-        raise DataError(result.source, f"the try view found no column {head.column!r}")
-    at = header.index(head.column)
-    spans: list[Span] = []
-    for line, value in zip(group.lines, head.values, strict=True):
-        span = score_cell(cut, line.row, at, value, list(enumerate(line.cells)))
-        if span is None:
-            raise cell_error(result.source, csv_bytes, line.row, head.column)
-        spans.append(span)
-    return spans

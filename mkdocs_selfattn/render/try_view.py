@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mkdocs_selfattn.core.readings import GroupResult, ReadingResult
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
 from mkdocs_selfattn.core.results import target_head, top_line
 from mkdocs_selfattn.errors import BlockError, DataError
 from mkdocs_selfattn.render.defaults import (
@@ -321,25 +321,44 @@ def _score_cells(
     source: str,
     columns: Mapping[str, str],
 ) -> list[list[Span]]:
-    """Per target, the text span of each candidate's score cell (at the row the core read it
-    from, its candidate cell checked too), checked against the core."""
+    """Per target, the text span of each candidate's score cell (its candidate cell checked
+    too: a target's lines keep no cells of their own)."""
     from mkdocs_selfattn.core.column_map import ColumnMap
 
-    cols = ColumnMap.from_mapping(dict(columns), source=source)
+    candidate = ColumnMap.from_mapping(dict(columns), source=source).candidate
     header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
-    score_at = header.index(cols.score)
-    candidate_at = header.index(cols.candidate)
     cut = CsvText(csv_text)
-    out: list[list[Span]] = []
-    for target in result.groups:
-        spans: list[Span] = []
-        for line, score in zip(target.lines, target_head(target).values, strict=True):
-            span = score_cell(cut, line.row, score_at, score, [(candidate_at, line.token)])
-            if span is None:
-                raise cell_error(source, csv_bytes, line.row, cols.score)
-            spans.append(span)
-        out.append(spans)
-    return out
+    return [
+        head_cells(target, target_head(target), header, cut, source, csv_bytes, candidate)
+        for target in result.groups
+    ]
+
+
+def head_cells(
+    group: GroupResult,
+    head: HeadResult,
+    header: Sequence[str],
+    cut: CsvText,
+    source: str,
+    csv_bytes: bytes,
+    candidate: str | None = None,
+) -> list[Span]:
+    """Where each line's cell of the head's column lies in the CSV text, at the row the core
+    read it from and checked against the core's value and the row's other cells (its own, or
+    the ``candidate`` column's token where a line keeps none): every layout's editable cells."""
+    if head.column not in header:
+        raise DataError(source, f"the try view found no column {head.column!r}")
+    at = header.index(head.column)
+    spans: list[Span] = []
+    for line, value in zip(group.lines, head.values, strict=True):
+        known = list(enumerate(line.cells))
+        if not known and candidate is not None:
+            known = [(header.index(candidate), line.token)]
+        span = score_cell(cut, line.row, at, value, known)
+        if span is None:
+            raise cell_error(source, csv_bytes, line.row, head.column)
+        spans.append(span)
+    return spans
 
 
 def score_cell(
