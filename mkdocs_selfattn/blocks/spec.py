@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from mkdocs_selfattn.blocks import spec_values as values
 from mkdocs_selfattn.blocks.block_yaml import load_mapping
@@ -23,6 +23,7 @@ from mkdocs_selfattn.blocks.spec_layout import (
     check_layout,
 )
 from mkdocs_selfattn.blocks.spec_values import EMPTY, Fields, Reader, Validator
+from mkdocs_selfattn.core.readings import Layout
 from mkdocs_selfattn.errors import BlockError, closest
 
 MAX_BODY_BYTES = 64 * 1024
@@ -218,13 +219,13 @@ class ExampleSpec:
     key_lines: Mapping[str, int] = field(default_factory=lambda: EMPTY)
 
     @property
-    def layout(self) -> Literal["targets", "questions", "heads"]:
+    def layout(self) -> Layout:
         """The layout the block's key asks for (the keys are mutually exclusive; without one,
         the default): looked up in ``BLOCK_LAYOUTS``, so a layout is one entry there."""
         key = next(
             (k for k in LAYOUT_KEYS[1:] if getattr(self, k, None) is not None), DEFAULT_LAYOUT
         )
-        return cast(Literal["targets", "questions", "heads"], BLOCK_LAYOUTS[key].layout)
+        return BLOCK_LAYOUTS[key].layout
 
     def line_of(self, key: str) -> int:
         """Page line of ``key``, so a bad path points at the ``csv:`` line itself."""

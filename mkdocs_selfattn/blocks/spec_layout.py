@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mkdocs_selfattn.blocks.spec_values import Reader
+from mkdocs_selfattn.core.readings import READING_KINDS, Layout
 from mkdocs_selfattn.errors import BlockError
 
 TARGET_ROLES = ("target", "score", "target_index", "candidate_index")
@@ -37,7 +38,7 @@ class Refusal:
 class BlockLayout:
     """A layout's block keys: what it refuses, in the order a block is checked."""
 
-    layout: str
+    layout: Layout
     """The layout its key asks for."""
     refused: tuple[Refusal, ...]
     foreign_roles: tuple[str, ...]
@@ -45,10 +46,14 @@ class BlockLayout:
     roles_hint: str
     where: str
     """How a message names a block of this layout."""
-    named_readers: bool
-    """The layout key names readers (found by name or column, so the two must not clash)."""
     document_required: bool = False
     """Its rows are always one document's (``document:`` must be given)."""
+
+    @property
+    def named_readers(self) -> bool:
+        """The layout key names readers (found by name or column, so the two must not clash),
+        unless its readers are tokens of the file (targets)."""
+        return not READING_KINDS[self.layout].readers_are_tokens
 
 
 BLOCK_LAYOUTS: Mapping[str, BlockLayout] = {
@@ -58,7 +63,6 @@ BLOCK_LAYOUTS: Mapping[str, BlockLayout] = {
         foreign_roles=("group",),
         roles_hint="groups of rows come with 'queries:' or 'heads:'",
         where="the targets layout",
-        named_readers=False,
         document_required=True,
     ),
     "queries": BlockLayout(
@@ -74,7 +78,6 @@ BLOCK_LAYOUTS: Mapping[str, BlockLayout] = {
         foreign_roles=TARGET_ROLES,
         roles_hint="name score or weight columns in 'queries:'/'heads:' instead",
         where="a 'queries:' block",
-        named_readers=True,
     ),
     "heads": BlockLayout(
         layout="heads",
@@ -90,7 +93,6 @@ BLOCK_LAYOUTS: Mapping[str, BlockLayout] = {
         foreign_roles=TARGET_ROLES,
         roles_hint="name score or weight columns in 'queries:'/'heads:' instead",
         where="a 'heads:' block",
-        named_readers=True,
     ),
 }
 """Keyed by the block key that chooses the layout; the first is the default."""

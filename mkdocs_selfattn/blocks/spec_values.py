@@ -67,7 +67,7 @@ TEXT_KEYS = (
     "group",
     "head",
     "separation",
-    "sum",  # the try view's words for queries: and heads: (render/try_readings.py)
+    "sum",  # the try view's words for queries: and heads: (render/try_view.reading_words)
     "rescale",
 )
 COLUMN_ROLES = (

@@ -82,5 +82,6 @@ class _Reading:
 
 ENGINES: dict[str, Engine] = {
     "targets": _compute_targets,
-    **{layout: _Reading(kind) for layout, kind in READING_KINDS.items()},
+    "questions": _Reading(READING_KINDS["questions"]),
+    "heads": _Reading(READING_KINDS["heads"]),
 }

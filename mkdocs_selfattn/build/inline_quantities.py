@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingKind, ReadingResult
 from mkdocs_selfattn.errors import BlockError, did_you_mean, listing
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels, format_value
@@ -48,7 +48,10 @@ class Arg(Enum):
 class InlineForm:
     """How one layout's inline values are written and named."""
 
-    layout: str
+    kind: ReadingKind
+    """The layout's kind: its name, how its readers are named (a target is a token at a
+    position; a question or head a name, a column or a label), what a reader is called in
+    messages, whether groups are always named and whether vectors print as lists."""
     quantities: tuple[str, ...]
     """The quantities it offers, in the order a message lists them."""
     reader: str
@@ -57,20 +60,23 @@ class InlineForm:
     """A line in usages (``CANDIDATE``, ``LINE``, ``TOKEN``)."""
     axis: str
     """An axis in usages (``COLUMN``, ``AXIS``)."""
-    grouping: Literal["never", "several", "always"]
-    """When a GROUP comes first: never (targets share one document), when the file has several
-    groups (questions), always (heads' scenarios)."""
-    readers_are_tokens: bool
-    """A reader is a token of the CSV, at a position (a target); else it is named by its name,
-    its column or its label (a question, a head)."""
-    lists: bool
-    """Vectors print as lists even with one axis (the targets printout)."""
-    reader_noun: str
-    """A reader in messages ("target", "question", "head")."""
     line_noun: str
     """A line in messages ("candidate", "line")."""
     axis_nouns: tuple[str, str]
     """An axis in messages, and the list's name ("a vector column", "columns")."""
+
+    @property
+    def layout(self) -> str:
+        return self.kind.layout
+
+    @property
+    def grouping(self) -> Literal["never", "several", "always"]:
+        """When a GROUP comes first: never where each group is a reader (targets share one
+        document), always where groups are always named (heads' scenarios), else when the file
+        has several groups (questions)."""
+        if self.kind.readers_are_tokens:
+            return "never"
+        return "always" if self.kind.always_grouped else "several"
 
     def usage(self, name: str, grouped: bool | None = None) -> str:
         """How ``name`` is written in this layout; ``grouped``: with a GROUP first (None: as
@@ -135,7 +141,7 @@ class Ask:
         prints lists always)."""
         if axis:
             return self.number(values[self.axis(axis[0])])
-        if len(values) == 1 and not self.form.lists:
+        if len(values) == 1 and not self.result.kind.lists:
             return self.number(values[0])
         return md_text("[" + ", ".join(self.number(v) for v in values) + "]")
 
@@ -164,14 +170,14 @@ class Ask:
 
     def reader(self, group: GroupResult, text: str) -> tuple[GroupResult, HeadResult]:
         """The reader ``text`` names, and the group it reads."""
-        if self.form.readers_are_tokens:
+        if self.form.kind.readers_are_tokens:
             target = self._target(text)
             (head,) = target.heads
             return target, head
         return group, self._head(group, text)
 
     def _target(self, text: str) -> GroupResult:
-        groups, labels, noun = self.result.groups, self.labels, self.form.reader_noun
+        groups, labels, noun = self.result.groups, self.labels, self.form.kind.reader
 
         def key(g: GroupResult) -> tuple[str, int | None]:
             return g.name, g.index
@@ -187,7 +193,7 @@ class Ask:
         return found[0]
 
     def _head(self, group: GroupResult, name: str) -> HeadResult:
-        heads, noun = group.heads, self.form.reader_noun
+        heads, noun = group.heads, self.form.kind.reader
         found = [h for h in heads if name in (h.name, h.column)]
         if not found:
             found = [h for h in heads if self.labels.display.get(h.name) == name]
@@ -220,9 +226,9 @@ class Ask:
         names = listing(list(dict.fromkeys(self.labels.raw(ln.token, ln.index) for ln in lines)))
         hint = did_you_mean(text, self._names(rows, key))
         noun = self.form.line_noun
-        if self.form.readers_are_tokens:
+        if self.form.kind.readers_are_tokens:
             raise self.fail(
-                f"'{text}' is not a {noun} of {self.form.reader_noun} '{group.name}'{hint}; "
+                f"'{text}' is not a {noun} of {self.form.kind.reader} '{group.name}'{hint}; "
                 f"{noun}s: {names}"
             )
         where = f" of group '{group.name}'" if group.name else ""

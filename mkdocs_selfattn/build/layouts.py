@@ -33,6 +33,8 @@ RunText = Callable[["Example", str], str]
 TryData = Callable[
     ["Example", ReadingResult, "ViewOptions", "str | None", "dict[str, str]"], "dict[str, Any]"
 ]
+TryWords = Callable[["str | None", "dict[str, str]"], "dict[str, str]"]
+"""(page language, the block's ``text:`` and glossary) → the try view's words."""
 
 
 @dataclass(frozen=True)
@@ -40,13 +42,13 @@ class Layout:
     """One layout's views above the core (its engine is :data:`~engines.ENGINES`')."""
 
     name: str
-    kind: ReadingKind | None
-    """How a reading layout reads its groups (what a block's ``query:`` names in it:
-    ``kind.reader``); None: the layout is not a reading and has no ``query:``."""
+    kind: ReadingKind
+    """How the layout reads its groups (what a block's ``query:`` names in it: ``kind.reader``,
+    unless its readers are tokens)."""
     tables: Tables
     compare: Tables
-    try_data: TryData
-    """The try view's data for a result (the example's, or the part the view keeps)."""
+    try_words: TryWords
+    """The try view's words: the view's own, and those of a layout's readers."""
     run_text: RunText
     """``mkdocs-selfattn run --format markdown|text``: tables, or the printout."""
     inline: InlineForm
@@ -81,30 +83,6 @@ def _target_compare(pipeline: ViewContext, example: Example, view: ViewOptions) 
     return [compare_table(*_table_inputs(pipeline, example, view))]
 
 
-def _target_try(
-    example: Example,
-    result: ReadingResult,
-    view: ViewOptions,
-    number_format: str | None,
-    text: dict[str, str],
-) -> dict[str, Any]:
-    from mkdocs_selfattn.render import try_view
-
-    return try_view.try_data(
-        result,
-        example.labels,
-        example.csv_bytes,
-        source=example.csv.display,
-        columns=example.spec.columns,
-        groups=example.spec.groups,
-        number_format=number_format,
-        text=text,
-        language=view.language,
-        csv_href=example.csv.link,
-        csv_name=example.csv.path.name,
-    )
-
-
 # -- questions and heads (readings) ----------------------------------------------------------------
 
 
@@ -132,28 +110,43 @@ def _head_compare(pipeline: ViewContext, example: Example, view: ViewOptions) ->
     return head_compare(*_table_inputs(pipeline, example, view))
 
 
-def _reading_try(
+def try_data_of(
     example: Example,
     result: ReadingResult,
     view: ViewOptions,
     number_format: str | None,
     text: dict[str, str],
 ) -> dict[str, Any]:
-    from mkdocs_selfattn.render import try_readings
+    """The try view's data for a result (the example's, or the part the view keeps), every
+    layout's: its kind says how its sections are made."""
+    from mkdocs_selfattn.render.try_data import try_data
 
-    return try_readings.reading_try_data(
+    return try_data(
         result,
         example.labels,
         example.csv_bytes,
-        top=view.top,
-        normalise=example.spec.normalise,
+        source=example.csv.display,
+        columns=example.spec.columns,
         groups=example.spec.groups,
         number_format=number_format,
-        text=text,
-        language=view.language,
+        words=layout_of(result).try_words(view.language, text),
         csv_href=example.csv.link,
         csv_name=example.csv.path.name,
+        top=view.top,
+        normalise=example.spec.normalise,
     )
+
+
+def _view_words(language: str | None, text: dict[str, str]) -> dict[str, str]:
+    from mkdocs_selfattn.render.try_view import view_words
+
+    return view_words(language, text)
+
+
+def _reading_words(language: str | None, text: dict[str, str]) -> dict[str, str]:
+    from mkdocs_selfattn.render.try_view import reading_words
+
+    return reading_words(language, text)
 
 
 def _run_text(tables: Callable[[ReadingResult, Labels], list[Table]]) -> RunText:
@@ -193,13 +186,13 @@ def _head_all(result: ReadingResult, labels: Labels) -> list[Table]:
 LAYOUTS: dict[str, Layout] = {
     "targets": Layout(
         name="targets",
-        kind=None,
+        kind=READING_KINDS["targets"],
         tables=_target_tables,
         compare=_target_compare,
-        try_data=_target_try,
+        try_words=_view_words,
         run_text=_run_text(_target_all),
         inline=InlineForm(
-            "targets",
+            READING_KINDS["targets"],
             quantities=(
                 "weight",
                 "score",
@@ -218,10 +211,6 @@ LAYOUTS: dict[str, Layout] = {
             reader="TARGET",
             line="CANDIDATE",
             axis="COLUMN",
-            grouping="never",
-            readers_are_tokens=True,
-            lists=True,
-            reader_noun="target",
             line_noun="candidate",
             axis_nouns=("a vector column", "columns"),
         ),
@@ -231,10 +220,10 @@ LAYOUTS: dict[str, Layout] = {
         kind=READING_KINDS["questions"],
         tables=_question_tables,
         compare=_question_compare,
-        try_data=_reading_try,
+        try_words=_reading_words,
         run_text=_run_text(_question_all),
         inline=InlineForm(
-            "questions",
+            READING_KINDS["questions"],
             quantities=(
                 "csv_rows",
                 "document_rows",
@@ -256,10 +245,6 @@ LAYOUTS: dict[str, Layout] = {
             reader="QUESTION",
             line="LINE",
             axis="AXIS",
-            grouping="several",
-            readers_are_tokens=False,
-            lists=False,
-            reader_noun="question",
             line_noun="line",
             axis_nouns=("an axis", "axes"),
         ),
@@ -269,10 +254,10 @@ LAYOUTS: dict[str, Layout] = {
         kind=READING_KINDS["heads"],
         tables=_head_tables,
         compare=_head_compare,
-        try_data=_reading_try,
+        try_words=_reading_words,
         run_text=_run_text(_head_all),
         inline=InlineForm(
-            "heads",
+            READING_KINDS["heads"],
             quantities=(
                 "csv_rows",
                 "document_rows",
@@ -294,10 +279,6 @@ LAYOUTS: dict[str, Layout] = {
             reader="HEAD",
             line="TOKEN",
             axis="AXIS",
-            grouping="always",
-            readers_are_tokens=False,
-            lists=False,
-            reader_noun="head",
             line_noun="line",
             axis_nouns=("an axis", "axes"),
         ),

@@ -206,7 +206,7 @@ def result_key(spec: ExampleSpec, csv_bytes: bytes) -> str:
 def check_query(example: Example, query: str, line: int) -> None:
     """``query:`` must name one of the example's questions or heads (label or column)."""
     layout = layout_of(example.result)
-    if layout.kind is None:
+    if layout.kind.readers_are_tokens:
         raise BlockError(
             "'query': chooses one question or head of a 'queries:' or 'heads:' example; "
             f"example '{example.spec.id}' has {layout.name}",

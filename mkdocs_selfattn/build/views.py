@@ -41,7 +41,7 @@ from mkdocs_selfattn.build.figure_views import (
 from mkdocs_selfattn.build.figure_views import (
     plan_figure as plan_figure,
 )
-from mkdocs_selfattn.build.layouts import layout_of
+from mkdocs_selfattn.build.layouts import layout_of, try_data_of
 from mkdocs_selfattn.build.view_text import number_format as format_of
 from mkdocs_selfattn.build.view_text import table_text, view_text
 from mkdocs_selfattn.core.column_map import ColumnMap
@@ -176,7 +176,7 @@ def code_view(
 def try_view(
     pipeline: ViewContext, example: Example, view: ViewOptions, line: int, out: Rendered
 ) -> Piece:
-    """The in-page experiment (issue 15; render/try_view.py, render/try_readings.py)."""
+    """The in-page experiment (issue 15; render/try_data.py, render/try_view.py)."""
     from mkdocs_selfattn.render import try_limit
     from mkdocs_selfattn.render import try_view as render_try
     from mkdocs_selfattn.render.jsonout import render_json
@@ -195,7 +195,7 @@ def try_view(
         if not found.sections:
             return ("late", f'<div class="selfattn-try-notice">{notice}</div>')
         result = try_limit.first_sections(result, found.sections)
-    data = layout_of(result).try_data(example, result, view, number_format, text)
+    data = try_data_of(example, result, view, number_format, text)
     html = render_try.render_try(
         data, render_json(result), example.spec.id, notice, pipeline.settings.chart.colors
     )

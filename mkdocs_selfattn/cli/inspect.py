@@ -10,11 +10,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mkdocs_selfattn.cli.inspect_layouts import Header, choose_layout, read_header
-from mkdocs_selfattn.cli.inspect_reading import ReadingContents, describe_reading, inspect_reading
+from mkdocs_selfattn.cli.inspect_reading import (
+    ENGINE_LAYOUT,
+    ReadingContents,
+    describe_reading,
+    inspect_reading,
+)
 from mkdocs_selfattn.cli.pasted_block import ID_PATTERN, count, scalar, word
 from mkdocs_selfattn.core.column_map import ColumnMap
 from mkdocs_selfattn.core.csv_read import read_table
 from mkdocs_selfattn.core.data_checks import DataProblems, document_problems
+from mkdocs_selfattn.core.readings import READING_KINDS
 from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.render.escape import terminal_text
 
@@ -63,7 +69,7 @@ def inspect_csv(
     """The file in the terms of ``layout`` (default: the first layout its header fits)."""
     header = read_header(path)
     need, others = choose_layout(header, columns, layout)
-    if need.key != "targets":
+    if not READING_KINDS[ENGINE_LAYOUT[need.key]].readers_are_tokens:
         return inspect_reading(header, need, columns, others)
     mapping = ColumnMap.from_mapping(columns, source=path)
     vectors = _vectors(header, mapping)

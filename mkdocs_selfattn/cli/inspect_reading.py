@@ -202,7 +202,7 @@ def describe_reading(contents: ReadingContents) -> list[str]:
         + f"; layout {plan.need.key}"
         + (f" (also fits {', '.join(contents.others)}: --layout)" if contents.others else ""),
         "columns: " + ", ".join(f"{n} ({roles.get(n, 'text')})" for n in contents.header.names),
-        f"{'questions' if plan.need.key == 'queries' else 'heads'}: "
+        f"{ENGINE_LAYOUT[plan.need.key]}: "
         + ", ".join(name if name == col else f"{name} ({col})" for name, col in plan.readers),
     ]
     for doc, groups in documents.items():

@@ -26,25 +26,42 @@ Layout = Literal["targets", "questions", "heads"]
 
 @dataclass(frozen=True)
 class ReadingKind:
-    """What tells one reading layout from the other, as data: every module that words, groups
-    or computes a reading asks its kind instead of comparing layout names, so a further way of
+    """What tells one layout from another, as data: every module that words, groups, draws or
+    computes a reading asks its kind instead of comparing layout names, so a further way of
     reading groups of rows is one more entry of :data:`READING_KINDS`."""
 
     layout: Layout
     block_key: str
-    """The block key that names the readers (``queries:``, ``heads:``)."""
+    """The block key that names the readers (``targets:``, ``queries:``, ``heads:``)."""
     given: bool
     """The readers' columns are weights as given; otherwise scores through the softmax."""
     reader: str
-    """What one reader is called in messages ("question", "head")."""
+    """What one reader is called in messages ("target", "question", "head")."""
     group: str
     """What one group of rows is called in messages."""
     always_grouped: bool
-    """Every group is named wherever it is shown (a heads file's scenarios), even when the file
-    has one; otherwise a single group is the whole example and goes unnamed."""
+    """Every group is named wherever it is shown (a target, a heads file's scenario), even when
+    the file has one; otherwise a single group is the whole example and goes unnamed."""
+    readers_are_tokens: bool = False
+    """Each reader is a token of the one document, at a position, and re-reads that document's
+    candidates (a target: its group is itself, read by its one head); otherwise readers are
+    named by the block (a question, a head) and a block's ``query:`` can choose one."""
+    lists: bool = False
+    """Vectors print as lists even with one axis, as the chapter's script prints them (the
+    printout, the inline values and the mermaid graph alike); otherwise one axis is a number."""
 
 
-READING_KINDS: Mapping[Layout, ReadingKind] = {  # targets name their targets, not readers
+READING_KINDS: Mapping[Layout, ReadingKind] = {
+    "targets": ReadingKind(
+        "targets",
+        "targets",
+        given=False,
+        reader="target",
+        group="target",
+        always_grouped=True,
+        readers_are_tokens=True,
+        lists=True,
+    ),
     "questions": ReadingKind(
         "questions",
         "queries",

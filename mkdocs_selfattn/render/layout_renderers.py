@@ -1,9 +1,9 @@
 """Each layout as the renderers show it: its default printout and template variables, its mermaid
-graph, its weight chart's series and the figures it can draw. The renderers' part of the layout
-registry (``build/layouts.py`` holds the pipeline's, ``build/engines.py`` the computation's,
-``blocks/spec_layout.py`` the block keys', ``core/readings.READING_KINDS`` what tells the reading
-layouts apart): printout, mermaid and chart look a result's layout up here instead of telling
-the layouts apart, so a further layout is one more entry.
+graph, its weight chart's series, its JSON view and the figures it can draw. The renderers' part
+of the layout registry (``build/layouts.py`` holds the pipeline's, ``build/engines.py`` the
+computation's, ``blocks/spec_layout.py`` the block keys', ``core/readings.READING_KINDS`` what
+tells the layouts apart): printout, mermaid and chart look a result's layout up here instead of
+telling the layouts apart, so a further layout is one more entry.
 """
 
 from __future__ import annotations
@@ -95,8 +95,6 @@ RENDERERS: Mapping[str, LayoutRenderers] = {
             result="representation",
             ids=("t", "w", "r"),
             title="acc_targets",
-            lists=True,
-            one_document=True,
         ),
         weights=target_weights,
         plain=_targets_plain,

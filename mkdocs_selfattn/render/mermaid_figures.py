@@ -58,10 +58,14 @@ class _Drawing:
         number_format: str | None,
         page: Mapping[str, str],
         said: Labels,
+        lists: bool = False,
     ) -> None:
         self.labels, self.words, self.page, self.said = labels, words, page, said
         self.top = min(top, TOP_LIMIT)
         self.number_format = number_format
+        self.lists = lists
+        """Results print as lists rounded like ``print()`` (the layout's kind says), not one
+        number per axis in the block's ``number_format``."""
 
     def name(self, token: str, index: int | None = None) -> str:
         return shorten(self.labels(token, index), NODE_WIDTH)
@@ -107,12 +111,6 @@ class Chains:
     """Node id prefixes of the reader, weights and result boxes."""
     title: str
     """The page word of the accessible title; ``{document}`` in it is the document's name."""
-    lists: bool = False
-    """Results print as lists rounded like ``print()`` (the targets printout), not one number
-    per axis in the block's ``number_format``."""
-    one_document: bool = False
-    """Every group re-reads the same document's candidates (targets): one input box for the
-    document, under its name, instead of one per group."""
 
     def __call__(
         self,
@@ -125,8 +123,11 @@ class Chains:
         page: Mapping[str, str] | None = None,
         said: Labels | None = None,
     ) -> list[str]:
-        draw = _Drawing(labels, words, top, number_format, page or words, said or labels)
-        if self.one_document:
+        page, said = page or words, said or labels
+        draw = _Drawing(labels, words, top, number_format, page, said, result.kind.lists)
+        # Targets re-read one document's candidates: one input box for the document, under its
+        # name, instead of one per group.
+        if result.kind.readers_are_tokens:
             return self._document(draw, result.groups, result.document or "")
         out: list[str] = []
         for group in result.groups[:MAX_GROUPS]:
@@ -170,7 +171,7 @@ class Chains:
         title: str,
     ) -> list[str]:
         words = draw.words
-        vector = py_list if self.lists else draw.number
+        vector = py_list if draw.lists else draw.number
         chains = [
             Chain(
                 reader=[f"{words[self.reader]}: {draw.name(head.name, group.index)}"],

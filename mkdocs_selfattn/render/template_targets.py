@@ -139,7 +139,7 @@ def target_variables(
     CSV order, the vector columns and the document's baseline."""
     document = result.document or ""  # a targets example always names its document
     rows = TargetRows(csv_bytes, columns or {}, document)
-    shared = Shared(result, labels, top, lists=True, rows=rows, kinds=("head", "candidate"))
+    shared = Shared(result, labels, top, rows=rows, kinds=("head", "candidate"))
     targets = [TargetVars(g, shared) for g in result.groups]
     out = variables(result, shared, targets, header_of(csv_bytes, result.source))
     groups = result.groups

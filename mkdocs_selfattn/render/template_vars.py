@@ -86,13 +86,12 @@ class Shared:
         labels: Labels,
         top: int,
         *,
-        lists: bool = False,
         rows: RowCells | None = None,
         kinds: tuple[str, str] | None = None,
     ) -> None:
         self.labels = labels
         self.columns = result.columns
-        self.single = len(result.axes) == 1 and not lists
+        self.single = len(result.axes) == 1 and not result.kind.lists
         self.top = top
         self.rows = rows
         self.kinds = kinds

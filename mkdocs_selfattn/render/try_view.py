@@ -3,21 +3,19 @@
 The browser script (assets/try/selfattn-try.js) recomputes in float64 with the core's order of
 operations. Its data is generic — groups of candidate rows read by one or more heads, each with
 scores through the softmax or given weights; values are vector columns, optionally projected on
-named axes — so a layout other than targets only has to produce this dictionary.
+named axes. :mod:`try_data` fills it for every layout; this module holds its words, its pieces,
+the map of its editable cells and its HTML.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingResult
-from mkdocs_selfattn.core.results import target_head, top_line
+from mkdocs_selfattn.core.readings import GroupResult, HeadResult
 from mkdocs_selfattn.errors import BlockError, DataError
 from mkdocs_selfattn.render.defaults import (
     DEFAULT_COLORS,
@@ -171,38 +169,21 @@ def view_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
     return {**WORDS["en"], **own, **table, **overrides}
 
 
-def try_data(
-    result: ReadingResult,
-    labels: Labels,
-    csv_bytes: bytes,
-    *,
-    source: str,
-    columns: Mapping[str, str],
-    groups: Mapping[str, tuple[str, ...]],
-    number_format: str | None,
-    text: Mapping[str, str],
-    language: str | None,
-    csv_href: str | None,
-    csv_name: str,
-) -> dict[str, Any]:
-    """The engine's input for a targets example: one group per target, each read by one head."""
-    csv_text = csv_bytes.decode("utf-8-sig")
-    document = result.document or ""  # a targets example always names its document
-    cells = _score_cells(result, csv_bytes, csv_text, source, columns)
-    return view_data(
-        words=view_words(language, text),
-        number_format=number_format,
-        temperature=result.temperature,
-        columns=result.axis_names,
-        top=1,
-        named=named_data(groups, labels),
-        sections=[
-            _group(target, labels, spans)
-            for target, spans in zip(result.groups, cells, strict=True)
-        ],
-        csv=csv_data(csv_bytes, csv_text, csv_name, csv_href),
-        document=document,
-    )
+READING_OVERRIDABLE: tuple[str, ...] = ("question", "group", "head", "context", "difference", "sum")
+READING_OVERRIDABLE += ("vector", "rescale", "separation")
+"""The block's ``text:`` keys the questions and heads layouts add to the try view's own."""
+
+
+def reading_words(language: str | None, text: Mapping[str, str]) -> dict[str, str]:
+    """The try view's words, then the questions and heads layouts' own (render/words.py), then
+    their tables' for the words both views show (so they agree), then the block's ``text:``."""
+    from mkdocs_selfattn.render.words import READING, TRY_READING, words
+
+    keys = set(READING_OVERRIDABLE) | set(OVERRIDABLE)
+    overrides = {k: v for k, v in text.items() if k in keys}
+    own = words(TRY_READING, language)
+    table = {k: v for k, v in words(READING, language).items() if k in own}
+    return {**view_words(language, {}), **own, **table, **overrides}
 
 
 def view_data(
@@ -272,66 +253,6 @@ def csv_data(
         "text": csv_text if len(csv_text) <= EMBED_LIMIT else None,
         "bom": csv_bytes.startswith(b"\xef\xbb\xbf"),
     }
-
-
-def _group(target: GroupResult, labels: Labels, spans: list[Span]) -> dict[str, Any]:
-    candidates, head, best = target.lines, target_head(target), top_line(target)
-    # The first row of the top token (and position), as the tables mark it.
-    top = next(
-        i for i, c in enumerate(candidates) if (c.token, c.index) == (best.token, best.index)
-    )
-    return {
-        "label": labels(target.name, target.index),
-        "raw": labels.raw(target.name, target.index),
-        "token": target.name,
-        "rows": [
-            {
-                "label": labels(c.token, c.index),
-                "raw": labels.raw(c.token, c.index),
-                "token": c.token,
-                "role": c.role,
-                "vector": list(c.vector),
-            }
-            for c in candidates
-        ],
-        "baseline": list(target.baseline),
-        "reference": None,
-        "heads": [
-            head_data(
-                "",
-                "softmax",
-                list(head.values),
-                spans,
-                {
-                    "weights": list(head.weights),
-                    "context": list(head.context),
-                    "shift": list(head.shift),
-                    "top": [top],
-                    "named": [weight for _, weight in head.groups],
-                },
-            )
-        ],
-    }
-
-
-def _score_cells(
-    result: ReadingResult,
-    csv_bytes: bytes,
-    csv_text: str,
-    source: str,
-    columns: Mapping[str, str],
-) -> list[list[Span]]:
-    """Per target, the text span of each candidate's score cell (its candidate cell checked
-    too: a target's lines keep no cells of their own)."""
-    from mkdocs_selfattn.core.column_map import ColumnMap
-
-    candidate = ColumnMap.from_mapping(dict(columns), source=source).candidate
-    header = [h.strip() for h in next(csv.reader(io.StringIO(csv_text, newline="")))]
-    cut = CsvText(csv_text)
-    return [
-        head_cells(target, target_head(target), header, cut, source, csv_bytes, candidate)
-        for target in result.groups
-    ]
 
 
 def head_cells(

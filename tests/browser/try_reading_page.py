@@ -17,7 +17,7 @@ from try_reading_cases import EXTRA, Case
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.core.record_form import from_plain
 from mkdocs_selfattn.render.labels import py_round
-from mkdocs_selfattn.render.try_readings import reading_words
+from mkdocs_selfattn.render.try_view import reading_words
 
 WORDS = reading_words("zh", {})
 METRICS: dict[str, Any] = {}

@@ -50,7 +50,7 @@ def _case(form: InlineForm, name: str, example: Example) -> tuple[list[str], str
     result: ReadingResult = example.result
     group = result.groups[-1] if form.takes_group(name, result) else result.groups[0]
     head = group.heads[-1]
-    if form.readers_are_tokens:
+    if form.kind.readers_are_tokens:
         repeated = sum(1 for g in result.groups if g.name == group.name) > 1
         reader = f"{group.name}@{group.index}" if repeated else group.name
     else:
@@ -242,7 +242,7 @@ def test_a_one_axis_vector_is_a_list_where_the_layouts_printout_prints_lists(
         "document: m\n",
     )
     (head,) = targets.result.groups[0].heads
-    assert LAYOUTS["targets"].inline.lists
+    assert LAYOUTS["targets"].inline.kind.lists
     assert html.unescape(_inline(targets, "context t")) == f"[{round(head.context[0], 3)!r}]"
     assert _inline(targets, "context t v") == repr(round(head.context[0], 3))
     questions = load_example(
@@ -250,3 +250,38 @@ def test_a_one_axis_vector_is_a_list_where_the_layouts_printout_prints_lists(
     )
     (head,) = questions.result.groups[0].heads
     assert _inline(questions, "context q") == repr(round(head.context[0], 3))
+
+
+def test_printing_lists_is_one_fact_of_the_layouts_kind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether a one-axis vector prints as a list is said once, in the layout's kind: turning it
+    on for questions turns it on in the printout, the inline values and the mermaid graph."""
+    from dataclasses import replace
+
+    from mkdocs_selfattn.core.readings import READING_KINDS
+    from mkdocs_selfattn.render.mermaid import mermaid_diagrams
+    from mkdocs_selfattn.render.printout import render_printout
+
+    questions = load_example(
+        tmp_path, QUESTIONS + "a,s,1,1\nb,s,2,2\n", QUESTIONS_BLOCK + "queries: {q: score_a}\n"
+    )
+    result = questions.result
+    (head,) = result.groups[0].heads
+    one = repr(round(head.context[0], 3))
+
+    def shown() -> tuple[str, str, str]:
+        printout = render_printout(result, questions.labels, "{{ groups[0].heads[0].context }}")
+        drawn = "\n".join(mermaid_diagrams(result, questions.labels))
+        return printout, html.unescape(_inline(questions, "context q")), drawn
+
+    printout, inline, drawn = shown()
+    assert (printout, inline) == (repr(head.context[0]), one)
+    listed = f"#91;{one}#93;"  # mermaid's escape of "[1.731]"
+    assert f"<br/>{one}<br/>" in drawn
+    assert listed not in drawn
+    monkeypatch.setitem(READING_KINDS, "questions", replace(result.kind, lists=True))
+    printout, inline, drawn = shown()
+    assert (printout, inline) == (repr([head.context[0]]), f"[{one}]")
+    assert listed in drawn
+    assert f"<br/>{one}<br/>" not in drawn

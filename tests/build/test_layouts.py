@@ -15,7 +15,7 @@ from mkdocs_selfattn.blocks.spec import ExampleSpec
 from mkdocs_selfattn.blocks.spec_layout import BLOCK_LAYOUTS
 from mkdocs_selfattn.build.engines import ENGINES
 from mkdocs_selfattn.build.jobs import compute, payload_of
-from mkdocs_selfattn.build.layouts import LAYOUTS, layout_of
+from mkdocs_selfattn.build.layouts import LAYOUTS, layout_of, try_data_of
 from mkdocs_selfattn.build.pipeline import cached_result
 from mkdocs_selfattn.core.readings import READING_KINDS, ReadingResult
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
@@ -157,7 +157,8 @@ def test_every_layout_has_one_entry_in_every_registry() -> None:
     assert set(BLOCK_LAYOUTS) == block_keys | (set(LAYOUTS) - set(READING_KINDS))
     for layout, kind in READING_KINDS.items():
         assert kind.layout == layout
-        assert BLOCK_LAYOUTS[kind.block_key].named_readers
+        assert BLOCK_LAYOUTS[kind.block_key].layout == layout
+        assert BLOCK_LAYOUTS[kind.block_key].named_readers is not kind.readers_are_tokens
 
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
@@ -173,8 +174,8 @@ def test_every_entry_fills_every_layout_view(name: str, examples: dict[str, Any]
         tables = build(pipeline, example, view)
         assert tables, (name, build)
         assert all(table.rows for table in tables), (name, build)
-    data = layout.try_data(example, example.result, view, None, {})
-    assert data["words"], name
+    data = try_data_of(example, example.result, view, None, {})
+    assert data["words"] == layout.try_words(None, {}), name
     markdown = layout.run_text(example, "markdown")
     assert markdown.lstrip().startswith("|") or "\n|" in markdown, name
     assert layout.run_text(example, "text") == example.printout, name

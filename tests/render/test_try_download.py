@@ -22,7 +22,8 @@ from mkdocs_selfattn.core.document_results import compute_targets
 from mkdocs_selfattn.errors import DataError
 from mkdocs_selfattn.render.labels import Labels
 from mkdocs_selfattn.render.try_csv import CsvText, field_spans, unquote, utf16_slice
-from mkdocs_selfattn.render.try_view import try_data
+from mkdocs_selfattn.render.try_data import try_data
+from mkdocs_selfattn.render.try_view import view_words
 
 HEADER = ["w", "document_id", "target_token", "candidate_token", "candidate_role", "v", "score"]
 """A numeric first column (a vector column, not a required one) ahead of the required ones."""
@@ -118,8 +119,7 @@ def _try_data(data: bytes, document: str = "d") -> dict[str, Any]:
         columns={},
         groups={},
         number_format=None,
-        text={},
-        language=None,
+        words=view_words(None, {}),
         csv_href=None,
         csv_name="x.csv",
     )
@@ -229,7 +229,7 @@ def test_the_fields_are_arrows(made: tuple[bytes, list[list[str]]]) -> None:
 
 def test_a_cell_that_does_not_read_back_is_refused_not_guessed() -> None:
     """Should the map ever disagree with the core, the view is refused, never a wrong download."""
-    from mkdocs_selfattn.render.try_view import _score_cells
+    from mkdocs_selfattn.render.try_data import _score_cells
 
     data = b"document_id,target_token,candidate_token,candidate_role,v,score\nd,it,a,r,1,2\n"
     result = compute_targets(parse_table(data, source="x.csv"), "d")

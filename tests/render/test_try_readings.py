@@ -16,7 +16,8 @@ from test_views_golden import _load, _view, check_golden
 
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.render.try_csv import utf16_slice
-from mkdocs_selfattn.render.try_readings import OVERRIDABLE, reading_words
+from mkdocs_selfattn.render.try_view import READING_OVERRIDABLE as OVERRIDABLE
+from mkdocs_selfattn.render.try_view import reading_words
 from mkdocs_selfattn.render.words import LANGUAGES, TRY_READING
 
 CHAPTER = Path(__file__).resolve().parents[2] / "docs/assets/part-05/chapter-13"

@@ -23,7 +23,7 @@ from mkdocs_selfattn.blocks.spec import parse_block
 from mkdocs_selfattn.core.results import document_of
 from mkdocs_selfattn.errors import BlockError
 from mkdocs_selfattn.render.try_csv import field_spans, utf16_slice
-from mkdocs_selfattn.render.try_view import WORDS, script_json
+from mkdocs_selfattn.render.try_view import WORDS, script_json, view_words
 
 DATA = re.compile(r'data-selfattn-data="([^"]*)"')
 
@@ -214,7 +214,7 @@ def test_score_cells_found_through_bom_crlf_quotes_and_astral_text() -> None:
     from mkdocs_selfattn.core.csv_read import parse_table
     from mkdocs_selfattn.core.document_results import compute_targets
     from mkdocs_selfattn.render.labels import Labels
-    from mkdocs_selfattn.render.try_view import try_data
+    from mkdocs_selfattn.render.try_data import try_data
 
     data = (
         "\ufeffdocument_id,target_token,candidate_token,candidate_role,v,score\r\n"
@@ -232,8 +232,7 @@ def test_score_cells_found_through_bom_crlf_quotes_and_astral_text() -> None:
         columns={},
         groups={},
         number_format=None,
-        text={},
-        language=None,
+        words=view_words(None, {}),
         csv_href=None,
         csv_name="x.csv",
     )
