@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from mkdocs_selfattn.core.attention import AttentionResults, compute
-from mkdocs_selfattn.core.named_groups import check_named_groups, document_code
+from mkdocs_selfattn.core.named_groups import check_named_groups, document_code, named_weights
 from mkdocs_selfattn.core.readings import GroupResult, HeadResult, Line, ReadingResult
 from mkdocs_selfattn.core.table import Table
 from mkdocs_selfattn.errors import DataError, did_you_mean_each
@@ -142,9 +142,7 @@ def _target_group(
         weights=weights,
         context=tuple(results.context[g].tolist()),
         shift=tuple(results.shift[g].tolist()),
-        groups=tuple(
-            (name, _group_weight(lines, weights, set(members))) for name, members in groups.items()
-        ),
+        groups=named_weights(lines, weights, groups),
     )
     return GroupResult(
         name=target,
@@ -192,8 +190,3 @@ class _GroupNames:
         self.target_index: list[int] | None = (
             None if results.group_target_index is None else results.group_target_index.tolist()
         )
-
-
-def _group_weight(lines: Sequence[Line], weights: Sequence[float], members: set[str]) -> float:
-    # Summed left to right like the chapter's script, so both print the same rounded value.
-    return float(sum(w for line, w in zip(lines, weights, strict=True) if line.token in members))

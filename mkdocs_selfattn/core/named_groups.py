@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from mkdocs_selfattn.core.readings import Line
 from mkdocs_selfattn.errors import (
     DataError,
     did_you_mean,
@@ -51,3 +52,20 @@ def check_named_groups(
                 f"its candidates are {listing(in_order, quote=True)}",
                 key="groups",
             )
+
+
+def named_weights(
+    lines: Sequence[Line], weights: Sequence[float], groups: Mapping[str, Sequence[str]]
+) -> tuple[tuple[str, float], ...]:
+    """Each named group's weight under one reader: its members' weights summed left to right
+    like the chapter's script, so both print the same rounded value."""
+    out = []
+    for name, members in groups.items():
+        wanted = set(members)
+        out.append(
+            (
+                name,
+                float(sum(w for ln, w in zip(lines, weights, strict=True) if ln.token in wanted)),
+            )
+        )
+    return tuple(out)

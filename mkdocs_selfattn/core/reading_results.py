@@ -10,7 +10,7 @@ from typing import TypeVar
 import numpy as np
 
 from mkdocs_selfattn.core.attention import Readings
-from mkdocs_selfattn.core.named_groups import check_named_groups, document_code
+from mkdocs_selfattn.core.named_groups import check_named_groups, document_code, named_weights
 from mkdocs_selfattn.core.reading_engine import compute_reading, group_name, separations
 from mkdocs_selfattn.core.readings import (
     READING_KINDS,
@@ -104,10 +104,7 @@ def _groups(
                     weights=head_weights,
                     context=tuple(context.tolist()),
                     shift=shift,
-                    groups=tuple(
-                        (group, _group_weight(lines, head_weights, set(members)))
-                        for group, members in named.items()
-                    ),
+                    groups=named_weights(lines, head_weights, named),
                     difference=(
                         _finite(table, apart, name, rows[0], "difference") if given else ()
                     ),
@@ -131,11 +128,6 @@ def _pick(values: list[_T], rows: list[int]) -> tuple[_T, ...]:
     if rows and rows[-1] - rows[0] == len(rows) - 1:
         return tuple(values[rows[0] : rows[-1] + 1])
     return tuple(map(values.__getitem__, rows))
-
-
-def _group_weight(lines: Sequence[Line], weights: Sequence[float], members: set[str]) -> float:
-    # Summed left to right like the chapter's script, so both print the same rounded value.
-    return float(sum(w for line, w in zip(lines, weights, strict=True) if line.token in members))
 
 
 def _finite(table: Table, values: np.ndarray, head: str, row: int, what: str) -> tuple[float, ...]:
