@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from mkdocs_selfattn.core.readings import GroupResult, HeadResult, ReadingKind, ReadingResult
+from mkdocs_selfattn.core.readings import (
+    READING_KINDS,
+    GroupResult,
+    HeadResult,
+    Layout,
+    ReadingKind,
+    ReadingResult,
+)
 from mkdocs_selfattn.errors import BlockError, did_you_mean, listing
 from mkdocs_selfattn.render.escape import md_text
 from mkdocs_selfattn.render.labels import Labels, format_value
@@ -48,10 +55,8 @@ class Arg(Enum):
 class InlineForm:
     """How one layout's inline values are written and named."""
 
-    kind: ReadingKind
-    """The layout's kind: its name, how its readers are named (a target is a token at a
-    position; a question or head a name, a column or a label), what a reader is called in
-    messages, whether groups are always named and whether vectors print as lists."""
+    layout: Layout
+    """The layout whose values these are."""
     quantities: tuple[str, ...]
     """The quantities it offers, in the order a message lists them."""
     reader: str
@@ -66,8 +71,11 @@ class InlineForm:
     """An axis in messages, and the list's name ("a vector column", "columns")."""
 
     @property
-    def layout(self) -> str:
-        return self.kind.layout
+    def kind(self) -> ReadingKind:
+        """The layout's kind: how its readers are named (a target is a token at a position; a
+        question or head a name, a column or a label), what a reader is called in messages,
+        whether groups are always named and whether vectors print as lists."""
+        return READING_KINDS[self.layout]
 
     @property
     def grouping(self) -> Literal["never", "several", "always"]:
@@ -141,7 +149,7 @@ class Ask:
         prints lists always)."""
         if axis:
             return self.number(values[self.axis(axis[0])])
-        if len(values) == 1 and not self.result.kind.lists:
+        if len(values) == 1 and not self.form.kind.lists:
             return self.number(values[0])
         return md_text("[" + ", ".join(self.number(v) for v in values) + "]")
 
@@ -165,7 +173,7 @@ class Ask:
             several = listing(shown, quote=True)
             raise self.fail(f"'{name}' is the label of several groups; write one of {several}")
         hint = did_you_mean(name, [*shown, *(self.labels(g) for g in shown)])
-        what = self.result.kind.group
+        what = self.form.kind.group
         raise self.fail(f"no {what} '{name}'{hint}; groups: {listing(shown)}")
 
     def reader(self, group: GroupResult, text: str) -> tuple[GroupResult, HeadResult]:

@@ -30,9 +30,6 @@ if TYPE_CHECKING:
 Tables = Callable[["ViewContext", "Example", "ViewOptions"], "list[Table]"]
 RunText = Callable[["Example", str], str]
 """(example, ``markdown`` or ``text``) → what ``mkdocs-selfattn run`` prints."""
-TryData = Callable[
-    ["Example", ReadingResult, "ViewOptions", "str | None", "dict[str, str]"], "dict[str, Any]"
-]
 TryWords = Callable[["str | None", "dict[str, str]"], "dict[str, str]"]
 """(page language, the block's ``text:`` and glossary) → the try view's words."""
 
@@ -42,9 +39,6 @@ class Layout:
     """One layout's views above the core (its engine is :data:`~engines.ENGINES`')."""
 
     name: str
-    kind: ReadingKind
-    """How the layout reads its groups (what a block's ``query:`` names in it: ``kind.reader``,
-    unless its readers are tokens)."""
     tables: Tables
     compare: Tables
     try_words: TryWords
@@ -53,6 +47,12 @@ class Layout:
     """``mkdocs-selfattn run --format markdown|text``: tables, or the printout."""
     inline: InlineForm
     """Its inline values: the quantities it offers and their words (:mod:`inline_quantities`)."""
+
+    @property
+    def kind(self) -> ReadingKind:
+        """How the layout reads its groups (what a block's ``query:`` names in it:
+        ``kind.reader``, unless its readers are tokens)."""
+        return READING_KINDS[self.inline.layout]
 
 
 def layout_of(result: Result) -> Layout:
@@ -186,13 +186,12 @@ def _head_all(result: ReadingResult, labels: Labels) -> list[Table]:
 LAYOUTS: dict[str, Layout] = {
     "targets": Layout(
         name="targets",
-        kind=READING_KINDS["targets"],
         tables=_target_tables,
         compare=_target_compare,
         try_words=_view_words,
         run_text=_run_text(_target_all),
         inline=InlineForm(
-            READING_KINDS["targets"],
+            "targets",
             quantities=(
                 "weight",
                 "score",
@@ -217,13 +216,12 @@ LAYOUTS: dict[str, Layout] = {
     ),
     "questions": Layout(
         name="questions",
-        kind=READING_KINDS["questions"],
         tables=_question_tables,
         compare=_question_compare,
         try_words=_reading_words,
         run_text=_run_text(_question_all),
         inline=InlineForm(
-            READING_KINDS["questions"],
+            "questions",
             quantities=(
                 "csv_rows",
                 "document_rows",
@@ -251,13 +249,12 @@ LAYOUTS: dict[str, Layout] = {
     ),
     "heads": Layout(
         name="heads",
-        kind=READING_KINDS["heads"],
         tables=_head_tables,
         compare=_head_compare,
         try_words=_reading_words,
         run_text=_run_text(_head_all),
         inline=InlineForm(
-            READING_KINDS["heads"],
+            "heads",
             quantities=(
                 "csv_rows",
                 "document_rows",

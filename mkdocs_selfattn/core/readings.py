@@ -32,16 +32,19 @@ class ReadingKind:
 
     layout: Layout
     block_key: str
-    """The block key that names the readers (``targets:``, ``queries:``, ``heads:``)."""
+    """The layout's key in a block (``blocks/spec_layout.BLOCK_LAYOUTS``): ``queries:`` and
+    ``heads:`` map each reader's name to its column; ``targets:`` (optional: the default layout)
+    lists which of the document's targets to show."""
     given: bool
     """The readers' columns are weights as given; otherwise scores through the softmax."""
     reader: str
     """What one reader is called in messages ("target", "question", "head")."""
     group: str
-    """What one group of rows is called in messages."""
+    """What one group of rows is called in messages (a target's group is the target itself)."""
     always_grouped: bool
-    """Every group is named wherever it is shown (a target, a heads file's scenario), even when
-    the file has one; otherwise a single group is the whole example and goes unnamed."""
+    """Every group is named wherever it is shown, even when the file has one (a heads file's
+    scenario; a target, which is its own group); otherwise a single group is the whole example
+    and goes unnamed."""
     readers_are_tokens: bool = False
     """Each reader is a token of the one document, at a position, and re-reads that document's
     candidates (a target: its group is itself, read by its one head); otherwise readers are
@@ -187,8 +190,8 @@ class ReadingResult:
 
     @property
     def kind(self) -> ReadingKind:
-        """How a questions or heads example reads its groups (a targets example has no kind:
-        its block names targets, not readers; only the reading layouts' views ask)."""
+        """How this example's layout reads its groups: what views, messages and the try view
+        ask instead of comparing layout names."""
         return READING_KINDS[self.layout]
 
     @property

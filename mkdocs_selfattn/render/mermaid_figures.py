@@ -58,7 +58,7 @@ class _Drawing:
         number_format: str | None,
         page: Mapping[str, str],
         said: Labels,
-        lists: bool = False,
+        lists: bool,
     ) -> None:
         self.labels, self.words, self.page, self.said = labels, words, page, said
         self.top = min(top, TOP_LIMIT)
@@ -70,8 +70,11 @@ class _Drawing:
     def name(self, token: str, index: int | None = None) -> str:
         return shorten(self.labels(token, index), NODE_WIDTH)
 
-    def number(self, values: Sequence[float]) -> str:
-        """One number per axis; a single axis is one number, as the readings' printouts show."""
+    def vector(self, values: Sequence[float]) -> str:
+        """A list rounded like ``print()`` where the layout prints lists; else one number per
+        axis in the block's format, a single axis one number, as the readings' printouts show."""
+        if self.lists:
+            return py_list(values)
         shown = [format_value(v, self.number_format) for v in values]
         return shown[0] if len(shown) == 1 else "[" + ", ".join(shown) + "]"
 
@@ -170,8 +173,7 @@ class Chains:
         source: str,
         title: str,
     ) -> list[str]:
-        words = draw.words
-        vector = py_list if draw.lists else draw.number
+        words, vector = draw.words, draw.vector
         chains = [
             Chain(
                 reader=[f"{words[self.reader]}: {draw.name(head.name, group.index)}"],
@@ -209,7 +211,8 @@ def heads_figure(
 ) -> list[str]:
     """Each group (scenario) → each head with its top tokens and context → the separation of
     the last two heads; at most three heads side by side, more are further diagrams."""
-    draw = _Drawing(labels, words, top, number_format, page or words, said or labels)
+    page, said = page or words, said or labels
+    draw = _Drawing(labels, words, top, number_format, page, said, result.kind.lists)
     out: list[str] = []
     for group in result.groups[:MAX_GROUPS]:
         out += _heads(draw, group)
@@ -224,7 +227,7 @@ def _heads(draw: _Drawing, group: GroupResult) -> list[str]:
             f"{words['head']}: {draw.name(head.name)}",
             words["weights"],
             *draw.tops(group, head),
-            f"{words['context']} {draw.number(head.context)}",
+            f"{words['context']} {draw.vector(head.context)}",
         ]
         for head in group.heads
     ]

@@ -1,7 +1,7 @@
 """The ``try`` view's data, every layout's: the browser engine (assets/try/selfattn-try.js) reads
 sections of candidate rows, each read by one or more heads, and this module maps the one record
 family onto that shape, asking the layout's kind how (:data:`~mkdocs_selfattn.core.readings.
-READING_KINDS`), never its name.
+READING_KINDS`), never its name; each line's editable cell is found from the record itself.
 
 - Softmax readers are a section each (a target, a question), so each reader's scores are edited
   and shown beside its own weights, chart and context; given weights (a heads scenario) are one
@@ -48,11 +48,12 @@ def try_data(
     ``words``: the view's words in the page's language (the layout's entry in
     ``build/layouts.py`` chooses them)."""
     kind = result.kind
+    tokens = kind.readers_are_tokens
     csv_text = csv_bytes.decode("utf-8-sig")
     cells = _score_cells(result, csv_bytes, csv_text, source, columns)
     # A target names its one top candidate and given weights mark their heaviest line; a
     # question lists the block's top lines.
-    k = 1 if kind.given or kind.readers_are_tokens else top
+    k = 1 if kind.given or tokens else top
     names = list(groups)
     sections: list[dict[str, Any]] = []
     lines: list[list[dict[str, Any]]] = []
@@ -64,7 +65,7 @@ def try_data(
         ]
         rows = [_row(kind, line, labels) for line in group.lines]
         place: dict[str, Any]
-        if kind.readers_are_tokens:
+        if tokens:
             place = {"raw": labels.raw(group.name, group.index), "token": group.name, "rows": rows}
         else:
             lines.append(rows)
@@ -74,7 +75,6 @@ def try_data(
             sections.append(_group_section(group, heads, labels, place))
         else:
             sections += [_reader_section(kind, group, h, labels, place, several) for h in heads]
-    tokens = kind.readers_are_tokens
     return view_data(
         words=words,
         number_format=number_format,

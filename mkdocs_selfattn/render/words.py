@@ -172,7 +172,7 @@ PAGE: Mapping[str, Mapping[str, str]] = {
 }
 
 TRY_READING: Mapping[str, Mapping[str, str]] = {
-    # The try view's words for the questions and heads layouts (render/try_view.reading_words); its
+    # The try view's words for the questions and heads layouts (render/try_view.reading_words).
     # The targets layout's words stay in render/try_view.py, so those pages do not change.
     "en": {
         "question": "question",

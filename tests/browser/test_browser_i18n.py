@@ -38,6 +38,11 @@ CHAPTER = "chapter/memo/"
 SCRIPT = {"ko": r"[\uac00-\ud7a3]", "zh": r"[\u4e00-\u9fff]", "en": r"[A-Za-z]"}
 """A character of each language's script: Hangul syllables, Han ideographs, Latin letters."""
 HEADING = "(title) => document.querySelector('article h1')?.textContent.trim() === title"
+CHARTS = """(n) => [...document.querySelectorAll("article.md-content__inner svg.selfattn-chart")]
+  .filter((svg) => svg.checkVisibility()).length === n"""
+"""The swapped-in chapter shows one chart per chart view: seen once in CI under load, a page read
+mid-swap showed twice as many (each view's hidden variant too); a page that keeps showing them
+times out here."""
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -110,6 +115,7 @@ def _check_chapter(reader: Any, docs: Path, language: str) -> None:
     source = read_source(docs / page_path("suffix", language, "chapter/memo.md"), language)
     page.wait_for_function(WAIT_FOR_MERMAID, arg=mermaid_count(source), timeout=30_000)
     page.wait_for_function(HEADING, arg=TITLES[language])
+    page.wait_for_function(CHARTS, arg=len(source.of_kind("chart")))
     seen, shown = read_page(reader, source)
     assert not seen["errors"], seen["errors"]
     assert [m["svg"] for m in seen["mermaids"]] == [True], "the figure did not render"

@@ -252,36 +252,56 @@ def test_a_one_axis_vector_is_a_list_where_the_layouts_printout_prints_lists(
     assert _inline(questions, "context q") == repr(round(head.context[0], 3))
 
 
+@pytest.mark.parametrize(
+    ("layout", "csv", "block", "value"),
+    [
+        (
+            "questions",
+            QUESTIONS + "a,s,1,1\nb,s,2,2\n",
+            QUESTIONS_BLOCK + "queries: {q: score_a}\n",
+            "context q",
+        ),
+        (
+            "heads",
+            "scenario,line_id,v,w_a\ns,a,1,0.25\ns,b,2,0.75\n",
+            "columns: {candidate: line_id, group: scenario}\nvectors: [v]\nheads: {A: w_a}\n",
+            "context s A",
+        ),
+    ],
+)
 def test_printing_lists_is_one_fact_of_the_layouts_kind(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    layout: str,
+    csv: str,
+    block: str,
+    value: str,
 ) -> None:
     """Whether a one-axis vector prints as a list is said once, in the layout's kind: turning it
-    on for questions turns it on in the printout, the inline values and the mermaid graph."""
+    on turns it on in the printout, the inline values and the mermaid graph alike."""
     from dataclasses import replace
 
     from mkdocs_selfattn.core.readings import READING_KINDS
     from mkdocs_selfattn.render.mermaid import mermaid_diagrams
     from mkdocs_selfattn.render.printout import render_printout
 
-    questions = load_example(
-        tmp_path, QUESTIONS + "a,s,1,1\nb,s,2,2\n", QUESTIONS_BLOCK + "queries: {q: score_a}\n"
-    )
-    result = questions.result
-    (head,) = result.groups[0].heads
+    example = load_example(tmp_path, csv, block)
+    result = example.result
+    assert result.layout == layout
+    head = result.groups[0].heads[0]
     one = repr(round(head.context[0], 3))
+    listed = f"#91;{one}#93;"  # mermaid's escape of "[1.731]"
 
     def shown() -> tuple[str, str, str]:
-        printout = render_printout(result, questions.labels, "{{ groups[0].heads[0].context }}")
-        drawn = "\n".join(mermaid_diagrams(result, questions.labels))
-        return printout, html.unescape(_inline(questions, "context q")), drawn
+        printout = render_printout(result, example.labels, "{{ groups[0].heads[0].context }}")
+        drawn = "\n".join(mermaid_diagrams(result, example.labels))
+        return printout, html.unescape(_inline(example, value)), drawn
 
     printout, inline, drawn = shown()
     assert (printout, inline) == (repr(head.context[0]), one)
-    listed = f"#91;{one}#93;"  # mermaid's escape of "[1.731]"
-    assert f"<br/>{one}<br/>" in drawn
+    assert one in drawn
     assert listed not in drawn
-    monkeypatch.setitem(READING_KINDS, "questions", replace(result.kind, lists=True))
+    monkeypatch.setitem(READING_KINDS, layout, replace(result.kind, lists=True))
     printout, inline, drawn = shown()
     assert (printout, inline) == (repr([head.context[0]]), f"[{one}]")
     assert listed in drawn
-    assert f"<br/>{one}<br/>" not in drawn

@@ -151,14 +151,11 @@ def test_the_branch_finder_finds_a_planted_branch(tmp_path: Path) -> None:
 def test_every_layout_has_one_entry_in_every_registry() -> None:
     """A layout is one entry per layer's registry; none may lack one (or keep a stale one)."""
     assert set(RENDERERS) == set(LAYOUTS) == set(ENGINES)
-    readings = {name: layout.kind for name, layout in LAYOUTS.items() if layout.kind}
-    assert readings == dict(READING_KINDS)
-    block_keys = {kind.block_key for kind in READING_KINDS.values()}
-    assert set(BLOCK_LAYOUTS) == block_keys | (set(LAYOUTS) - set(READING_KINDS))
+    assert {name: layout.kind for name, layout in LAYOUTS.items()} == dict(READING_KINDS)
+    assert set(BLOCK_LAYOUTS) == {kind.block_key for kind in READING_KINDS.values()}
     for layout, kind in READING_KINDS.items():
         assert kind.layout == layout
         assert BLOCK_LAYOUTS[kind.block_key].layout == layout
-        assert BLOCK_LAYOUTS[kind.block_key].named_readers is not kind.readers_are_tokens
 
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))

@@ -16,8 +16,7 @@ from test_views_golden import _load, _view, check_golden
 
 from mkdocs_selfattn.core.readings import ReadingResult
 from mkdocs_selfattn.render.try_csv import utf16_slice
-from mkdocs_selfattn.render.try_view import READING_OVERRIDABLE as OVERRIDABLE
-from mkdocs_selfattn.render.try_view import reading_words
+from mkdocs_selfattn.render.try_view import READING_OVERRIDABLE, reading_words
 from mkdocs_selfattn.render.words import LANGUAGES, TRY_READING
 
 CHAPTER = Path(__file__).resolve().parents[2] / "docs/assets/part-05/chapter-13"
@@ -138,7 +137,7 @@ def test_try_view_golden_and_initial_numbers(
 def test_words_cover_every_language_and_text_overrides(project: Path) -> None:
     for language in LANGUAGES:
         assert set(TRY_READING[language]) == set(TRY_READING["en"])
-    assert set(OVERRIDABLE) <= set(reading_words("en", {}))
+    assert set(READING_OVERRIDABLE) <= set(reading_words("en", {}))
     pipeline, example = _load(project, HEADS)
     _, out = _view(
         pipeline, example, "try", language="ko-KR", text={"sum": "총합", "reset": "처음"}
