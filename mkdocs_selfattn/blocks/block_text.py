@@ -12,6 +12,7 @@ import yaml
 
 from mkdocs_selfattn.blocks.markdown_scan import find_blocks
 from mkdocs_selfattn.blocks.spec import KEYS, NUMBER_KEYS, ExampleSpec, parse_block
+from mkdocs_selfattn.blocks.spec_layout import LAYOUT_KEYS
 
 
 def block_body(spec: ExampleSpec, example_id: str, script_ref: str) -> list[str]:
@@ -19,7 +20,7 @@ def block_body(spec: ExampleSpec, example_id: str, script_ref: str) -> list[str]
     keys: list[tuple[str, Any]] = [("id", example_id), ("csv", spec.csv)]
     if spec.document is not None:
         keys.append(("document", spec.document))
-    for name in ("targets", "queries", "heads", "columns", "vectors", "axes", "display", "groups"):
+    for name in (*LAYOUT_KEYS, "columns", "vectors", "axes", "display", "groups"):
         value = getattr(spec, name)
         if value:
             keys.append((name, _plain(value)))

@@ -79,8 +79,9 @@ LAYOUT_NEEDS = (
     LayoutNeed("queries", (), "score", "score", ("target",)),
     LayoutNeed("heads", (), "weight", "weight", ()),
 )
-"""In the order of the block keys (``blocks/spec_layout.LAYOUT_KEYS``): the first that fits is
-the default."""
+"""The command line's part of the layout registry: one per block key, in their order
+(``blocks/spec_layout.LAYOUT_KEYS``; ``tests/build/test_layouts.py`` holds the two equal). The
+first that fits is the default."""
 
 MAPPED = ("document", "target", "candidate", "role", "group")
 """Roles a ``--columns`` mapping may move; a mapped column is never a question or head."""

@@ -12,11 +12,12 @@ import pytest
 from course_requests import requests
 
 from mkdocs_selfattn.blocks.spec import ExampleSpec
-from mkdocs_selfattn.blocks.spec_layout import BLOCK_LAYOUTS
+from mkdocs_selfattn.blocks.spec_layout import BLOCK_LAYOUTS, LAYOUT_KEYS
 from mkdocs_selfattn.build.engines import ENGINES
 from mkdocs_selfattn.build.jobs import compute, payload_of
 from mkdocs_selfattn.build.layouts import LAYOUTS, layout_of, try_data_of
 from mkdocs_selfattn.build.pipeline import cached_result
+from mkdocs_selfattn.cli.inspect_layouts import LAYOUT_NEEDS
 from mkdocs_selfattn.core.readings import READING_KINDS, ReadingResult
 from mkdocs_selfattn.render.layout_renderers import RENDERERS
 
@@ -58,7 +59,7 @@ def _layout_branches(path: Path) -> list[int]:
     """Lines that choose by layout: an ``isinstance`` on a result or table kind, or a comparison
     of a ``layout`` (a name, an attribute, ``.get("layout")``) with a layout's name or names."""
     kinds = {"ReadingResult", "DocumentResult", "Table"}
-    names = {"targets", "questions", "heads", "queries"}
+    names = {*LAYOUTS, *BLOCK_LAYOUTS}  # a further layout's names are looked for too
 
     def names_layout(node: ast.AST) -> bool:
         return (
@@ -156,6 +157,8 @@ def test_every_layout_has_one_entry_in_every_registry() -> None:
     for layout, kind in READING_KINDS.items():
         assert kind.layout == layout
         assert BLOCK_LAYOUTS[kind.block_key].layout == layout
+    # `inspect --layout KEY` offers every block key: each needs its description of a header.
+    assert [need.key for need in LAYOUT_NEEDS] == list(LAYOUT_KEYS)
 
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
